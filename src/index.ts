@@ -1,0 +1,13 @@
+export { BrowserToolset, type BrowserTools } from './toolset.js';
+export { findChromeExecutable, DEFAULT_CHROMIUM_ARGS, type BrowserToolsetConfig, type ResolvedConfig } from './config.js';
+export { BrowserToolError, ERROR_CODES, toBrowserToolError, type ErrorCode, type ToolError } from './errors.js';
+export { normalizeRef, RefManager } from './refs.js';
+export { formatSnapshot, type FormatOptions, type FormattedSnapshot, type SnapshotScope } from './snapshot/format.js';
+export { capturePage, type AriaNode, type Capture } from './snapshot/capture.js';
+export { countTokens } from './snapshot/tokens.js';
+export { navigateTool } from './tools/navigate.js';
+export { snapshotTool } from './tools/snapshot.js';
+export { clickTool } from './tools/click.js';
+export { typeTool } from './tools/type.js';
+export { scrollTool } from './tools/scroll.js';
+export { defineBrowserTool, type ToolContext, type ToolResult } from './tools/defineTool.js';

@@ -1,0 +1,148 @@
+/**
+ * RefManager: turns the ref a model sends ("e12", "@e12", "12") into a live element, or explains
+ * why it cannot. Refs are Playwright's ai-mode refs: stable per element within one document.
+ */
+import type { Locator, Page } from 'playwright-core';
+import { BrowserToolError } from './errors.js';
+import { capturePage, currentDocumentId, type Capture } from './snapshot/capture.js';
+import { formatSnapshot, indexRefs, type FormatOptions, type FormattedSnapshot } from './snapshot/format.js';
+
+interface RefInfo {
+  role: string;
+  name: string;
+}
+
+interface DocumentRefs {
+  documentId: number;
+  url: string;
+  /** Every ref seen in this document, with the role and name it had when last seen. */
+  known: Map<string, RefInfo>;
+  /** Refs present in the most recent snapshot (the ones Playwright can resolve). */
+  current: Map<string, RefInfo>;
+}
+
+export interface TakenSnapshot {
+  capture: Capture;
+  formatted: FormattedSnapshot;
+}
+
+export interface ResolvedRef {
+  ref: string;
+  locator: Locator;
+  role: string;
+  name: string;
+  /** Said in the tool result: an automatic snapshot, or a re-rendered element acted on under a new ref. */
+  notices: string[];
+}
+
+const REF_PATTERN = /^@?(?:ref=)?((?:f\d+)?e\d+)$/;
+
+/** Accepts `e12`, `@e12`, `ref=e12`, `12` and frame refs like `f1e3`; returns the canonical form. */
+export function normalizeRef(input: string): string {
+  const trimmed = String(input).trim();
+  if (/^\d+$/.test(trimmed)) return `e${trimmed}`;
+  const match = REF_PATTERN.exec(trimmed);
+  if (!match) {
+    throw new BrowserToolError('invalid_input', `"${truncateForMessage(trimmed)}" is not a ref. Refs look like e12 (as listed in the snapshot).`);
+  }
+  return match[1]!;
+}
+
+function truncateForMessage(text: string): string {
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
+
+function describe(info: RefInfo): string {
+  return info.name ? `${info.role} "${info.name}"` : info.role;
+}
+
+export class RefManager {
+  private readonly documents = new WeakMap<Page, DocumentRefs>();
+
+  constructor(private readonly defaults: () => Omit<FormatOptions, 'ref'>) {}
+
+  /** Captures the page, remembers its refs, and formats it. */
+  async snapshot(page: Page, options: Partial<FormatOptions> = {}): Promise<TakenSnapshot> {
+    const capture = await capturePage(page);
+    const current = indexRefs(capture.tree);
+    let doc = this.documents.get(page);
+    if (!doc || doc.documentId !== capture.documentId) {
+      doc = { documentId: capture.documentId, url: capture.url, known: new Map(), current };
+      this.documents.set(page, doc);
+    }
+    doc.current = current;
+    doc.url = capture.url;
+    for (const [ref, info] of current) doc.known.set(ref, info);
+    const formatted = formatSnapshot(capture, { ...this.defaults(), ...options });
+    return { capture, formatted };
+  }
+
+  /** True when a snapshot of the page's current document exists. */
+  hasSnapshot(page: Page): boolean {
+    return this.documents.has(page);
+  }
+
+  async resolve(page: Page, rawRef: string, action: string): Promise<ResolvedRef> {
+    const ref = normalizeRef(rawRef);
+    const notices: string[] = [];
+    let doc = this.documents.get(page);
+
+    if (!doc) {
+      const taken = await this.snapshot(page);
+      notices.push('No snapshot had been taken of this page, so one was taken before acting.');
+      doc = this.documents.get(page)!;
+      if (!doc.current.has(ref)) {
+        throw new BrowserToolError('element_not_found', `${action}: there is no ${ref} on this page.`, {
+          hint: 'Use a ref from the snapshot included here.',
+          snapshot: taken.formatted.text,
+        });
+      }
+    } else if ((await currentDocumentId(page)) !== doc.documentId) {
+      // A new document reuses ref numbers for different elements: never act on a ref from the old page.
+      const oldUrl = doc.url;
+      const taken = await this.snapshot(page);
+      throw new BrowserToolError(
+        'stale_ref',
+        `${action}: ${ref} belongs to the page you saw before (${oldUrl}); the tab has since loaded ${taken.capture.url}, so none of the old refs are valid.`,
+        { snapshot: taken.formatted.text },
+      );
+    }
+
+    const info = doc.known.get(ref);
+    if (!info) {
+      const taken = await this.snapshot(page);
+      if (!doc.current.has(ref)) {
+        throw new BrowserToolError('element_not_found', `${action}: ${ref} is not a ref of this page.`, {
+          hint: 'Use a ref exactly as listed in the snapshot included here.',
+          snapshot: taken.formatted.text,
+        });
+      }
+    }
+
+    let locator = page.getByRef(ref);
+    if ((await locator.count()) === 1) return { ref, locator, ...(info ?? doc.current.get(ref)!), notices };
+
+    // The element is gone from the last snapshot: it was re-rendered, removed or hidden. Look again.
+    const taken = await this.snapshot(page);
+    doc = this.documents.get(page)!;
+    if (doc.current.has(ref)) {
+      locator = page.getByRef(ref);
+      if ((await locator.count()) === 1) return { ref, locator, ...doc.current.get(ref)!, notices };
+    }
+    const wanted = info ?? { role: '', name: '' };
+    const twins = [...doc.current.entries()].filter(([, i]) => i.role === wanted.role && i.name === wanted.name && wanted.name !== '');
+    if (twins.length === 1) {
+      const [newRef] = twins[0]!;
+      locator = page.getByRef(newRef);
+      if ((await locator.count()) === 1) {
+        notices.push(`${ref} was re-rendered by the page; acted on ${newRef}, the only ${describe(wanted)} now on the page. Use ${newRef} from now on.`);
+        return { ref: newRef, locator, ...wanted, notices };
+      }
+    }
+    throw new BrowserToolError(
+      'stale_ref',
+      `${action}: ${ref} (${describe(wanted)}) is no longer on the page${twins.length > 1 ? `, and ${twins.length} elements now match it` : ''}.`,
+      { snapshot: taken.formatted.text },
+    );
+  }
+}

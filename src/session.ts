@@ -1,0 +1,177 @@
+/**
+ * Browser lifecycle: one lazily launched browser per toolset, relaunched when it dies,
+ * with the events (dialogs, popups, crashes) each action needs to report.
+ */
+import { BrowserManager } from 'agent-browser';
+import type { BrowserContext, Dialog, Page } from 'playwright-core';
+import { requireChromeExecutable, type ResolvedConfig } from './config.js';
+import { BrowserToolError, toBrowserToolError } from './errors.js';
+
+export interface DialogEvent {
+  type: string;
+  message: string;
+  /** What the toolset did with it: alerts are accepted, confirm and prompt dismissed (the safe answer). */
+  handled: 'accepted' | 'dismissed';
+}
+
+export interface ActivePage {
+  page: Page;
+  /** Things the model must know before trusting its previous state, e.g. "the browser was restarted". */
+  notices: string[];
+}
+
+export class BrowserSession {
+  private manager: BrowserManager | undefined;
+  private launching: Promise<BrowserManager> | undefined;
+  private closing: Promise<void> | undefined;
+  /** Set when the browser or the active tab died; reported once by the next call. */
+  private lostState: string | undefined;
+  private readonly dialogs = new WeakMap<Page, DialogEvent[]>();
+  private readonly trackedPages = new WeakSet<Page>();
+  private readonly trackedContexts = new WeakSet<BrowserContext>();
+
+  constructor(readonly config: ResolvedConfig) {}
+
+  get isOpen(): boolean {
+    return this.manager !== undefined;
+  }
+
+  /** The active tab, launching or relaunching the browser when needed. */
+  async activePage(): Promise<ActivePage> {
+    if (this.closing) await this.closing;
+    const notices: string[] = [];
+    let manager = await this.ensureManager();
+
+    if (!manager.getBrowser()?.isConnected() && !this.isPersistent(manager)) {
+      this.lostState = 'The browser had closed (crashed, killed or closed by the user) and was restarted';
+      await this.discard(manager);
+      manager = await this.ensureManager();
+    }
+
+    let page = this.pickOpenPage(manager);
+    if (!page) {
+      this.lostState ??= 'The tab had closed or crashed and a new empty tab was opened';
+      await manager.newTab();
+      page = manager.getPage();
+    }
+    this.track(page);
+
+    if (this.lostState) {
+      notices.push(`${this.lostState}: the previous page and its state (form input, login) were lost. Navigate again.`);
+      this.lostState = undefined;
+    }
+    return { page, notices };
+  }
+
+  /** Dialogs that appeared on `page` since the last call, oldest first. */
+  takeDialogs(page: Page): DialogEvent[] {
+    const events = this.dialogs.get(page) ?? [];
+    this.dialogs.set(page, []);
+    return events;
+  }
+
+  /** Pages of the browser, for telling whether an action opened a new tab. */
+  pages(): Page[] {
+    return this.manager?.getPages() ?? [];
+  }
+
+  /** Idempotent: closes the browser (or disconnects from a CDP one) and leaves no process behind. */
+  async close(): Promise<void> {
+    if (this.closing) return this.closing;
+    const launching = this.launching;
+    this.closing = (async () => {
+      const manager = this.manager ?? (await launching?.catch(() => undefined));
+      if (manager) await this.discard(manager);
+    })();
+    try {
+      await this.closing;
+    } finally {
+      this.closing = undefined;
+    }
+  }
+
+  private async ensureManager(): Promise<BrowserManager> {
+    if (this.manager) return this.manager;
+    // Concurrent first calls share one launch.
+    this.launching ??= this.launch().finally(() => {
+      this.launching = undefined;
+    });
+    return this.launching;
+  }
+
+  private async launch(): Promise<BrowserManager> {
+    const manager = new BrowserManager();
+    const { config } = this;
+    try {
+      if (config.cdpUrl) {
+        await manager.launch({ cdpUrl: config.cdpUrl, viewport: config.viewport, allowedDomains: config.allowedDomains });
+      } else {
+        await manager.launch({
+          headless: config.headless,
+          executablePath: requireChromeExecutable(config),
+          args: config.args,
+          viewport: config.viewport,
+          allowedDomains: config.allowedDomains,
+        });
+      }
+    } catch (error) {
+      await manager.close().catch(() => {});
+      if (error instanceof BrowserToolError) throw error;
+      const launchError = toBrowserToolError(error, config.cdpUrl ? `connect to ${config.cdpUrl}` : 'launch the browser');
+      throw new BrowserToolError(config.cdpUrl ? 'browser_closed' : 'browser_error', launchError.message, {
+        hint: config.cdpUrl
+          ? 'Check that the browser at cdpUrl is running with remote debugging enabled.'
+          : 'Check that executablePath points to a working Chrome or Chromium, or set cdpUrl to a running browser.',
+        retryable: false,
+      });
+    }
+    const context = manager.getContext();
+    context?.setDefaultTimeout(config.timeout);
+    context?.setDefaultNavigationTimeout(config.navigationTimeout);
+    manager.getBrowser()?.on('disconnected', () => {
+      if (this.manager === manager) this.lostState ??= 'The browser had closed (crashed, killed or closed by the user) and was restarted';
+    });
+    this.manager = manager;
+    return manager;
+  }
+
+  private isPersistent(manager: BrowserManager): boolean {
+    return manager.getBrowser() === null && manager.isLaunched();
+  }
+
+  private pickOpenPage(manager: BrowserManager): Page | undefined {
+    if (!manager.hasPages()) return undefined;
+    const page = manager.getPage();
+    if (page.isClosed()) return undefined;
+    return page;
+  }
+
+  private track(page: Page): void {
+    if (this.trackedPages.has(page)) return;
+    this.trackedPages.add(page);
+    this.dialogs.set(page, []);
+    page.on('dialog', (dialog: Dialog) => void this.answerDialog(page, dialog));
+    page.on('crash', () => {
+      this.lostState = 'The tab crashed and a new empty tab was opened';
+      void page.close().catch(() => {});
+    });
+    // Tabs opened by the page (target=_blank, window.open) need the same handling.
+    const context = page.context();
+    if (!this.trackedContexts.has(context)) {
+      this.trackedContexts.add(context);
+      context.on('page', (popup) => this.track(popup));
+    }
+  }
+
+  private async answerDialog(page: Page, dialog: Dialog): Promise<void> {
+    const type = dialog.type();
+    const accept = type === 'alert' || type === 'beforeunload';
+    this.dialogs.get(page)?.push({ type, message: dialog.message(), handled: accept ? 'accepted' : 'dismissed' });
+    await (accept ? dialog.accept() : dialog.dismiss()).catch(() => {});
+  }
+
+  private async discard(manager: BrowserManager): Promise<void> {
+    if (this.manager === manager) this.manager = undefined;
+    await manager.close().catch(() => {});
+  }
+}

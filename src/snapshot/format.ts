@@ -1,0 +1,443 @@
+/**
+ * Format: turns a captured aria tree into the compact text the model reads.
+ * The grammar is documented in docs/snapshot-format.md; keep the two in step.
+ */
+import { boxKey, type AriaNode, type Box, type Capture, type FieldFacts } from './capture.js';
+import { countTokens } from './tokens.js';
+
+export type SnapshotScope = 'viewport' | 'page';
+
+export interface FormatOptions {
+  /** `viewport`: what is on screen plus a margin, with what lies above and below summarised. `page`: the whole page. */
+  scope: SnapshotScope;
+  /** Token budget for the whole text (o200k_base). Lowest-value lines are cut first, and the cut is reported. */
+  maxTokens: number;
+  /** Only the subtree of this ref, whatever the scope. */
+  ref?: string;
+}
+
+export interface FormattedSnapshot {
+  text: string;
+  tokens: number;
+  /** Refs listed in the text. */
+  refsShown: number;
+  /** Lines left out to respect the budget. */
+  linesCut: number;
+}
+
+/** Roles an agent acts on directly; their own children are not listed (their text is the name). */
+const LEAF_CONTROLS = new Set([
+  'button', 'link', 'textbox', 'searchbox', 'combobox', 'checkbox', 'radio', 'switch', 'slider', 'spinbutton',
+  'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'gridcell', 'columnheader', 'rowheader',
+]);
+/** Interactive roles that hold other interactive elements: listed, then their children. */
+const COMPOSITE_CONTROLS = new Set(['treeitem', 'listbox']);
+/** Containers worth a header line so the model knows where a control sits. */
+const SECTIONS = new Set([
+  'dialog', 'alertdialog', 'iframe', 'navigation', 'form', 'search', 'menu', 'menubar', 'tablist', 'tree', 'table', 'grid', 'banner', 'main', 'contentinfo', 'complementary', 'region',
+]);
+const MODAL_ROLES = new Set(['dialog', 'alertdialog']);
+const VALUE_ROLES = new Set(['textbox', 'searchbox', 'spinbutton', 'slider']);
+const TEXT_LIMIT = 120;
+const NAME_LIMIT = 100;
+const URL_LIMIT = 80;
+
+/** Value of lines when the budget forces a cut: lower goes first. */
+const enum Priority {
+  Text = 0,
+  Section = 1,
+  Heading = 2,
+  Control = 3,
+}
+
+interface Line {
+  text: string;
+  depth: number;
+  priority: Priority;
+  /** Role, for the "what was cut or is off screen" summaries. */
+  kind: string;
+  ref?: string;
+  /** Vertical extent in page coordinates (for viewport selection); undefined when unknown. */
+  top?: number;
+  bottom?: number;
+  left?: number;
+  right?: number;
+  /** Section headers are kept only when something inside them is kept. */
+  sectionEnd?: number;
+}
+
+interface WalkContext {
+  depth: number;
+  /** Offset from frame coordinates to page viewport coordinates. */
+  offsetX: number;
+  offsetY: number;
+  /** Inside an element with cursor:pointer already listed as clickable. */
+  inClickable: boolean;
+  fields: Map<string, FieldFacts>;
+  /** Frame-local boxes are matched against field facts; main-frame and frame boxes share the map. */
+  pageUrl: URL | undefined;
+}
+
+export function truncate(text: string, limit: number): string {
+  const clean = text.replace(/\s+/g, ' ').trim();
+  return clean.length > limit ? `${clean.slice(0, limit - 1)}…` : clean;
+}
+
+function quote(text: string): string {
+  return JSON.stringify(text);
+}
+
+function shortUrl(url: string, base: URL | undefined): string {
+  let shown = url;
+  try {
+    const resolved = new URL(url, base);
+    if (base && resolved.origin === base.origin) shown = resolved.pathname + resolved.search + resolved.hash;
+    else shown = resolved.href;
+  } catch {
+    // keep what the page wrote
+  }
+  return truncate(shown, URL_LIMIT);
+}
+
+function hasRefDescendant(node: AriaNode, roles: Set<string>): boolean {
+  for (const child of node.children ?? []) {
+    if (typeof child === 'string') continue;
+    if ((child.ref && (roles.has(child.role) || child.cursor === 'pointer')) || hasRefDescendant(child, roles)) return true;
+  }
+  return false;
+}
+
+function selectedOptions(node: AriaNode): string[] {
+  const out: string[] = [];
+  const visit = (n: AriaNode) => {
+    for (const child of n.children ?? []) {
+      if (typeof child === 'string') continue;
+      if (child.role === 'option' && child.selected) out.push(child.name ?? child.text ?? '');
+      else visit(child);
+    }
+  };
+  visit(node);
+  return out;
+}
+
+function countOptions(node: AriaNode): number {
+  let count = 0;
+  for (const child of node.children ?? []) {
+    if (typeof child === 'string') continue;
+    count += child.role === 'option' ? 1 : countOptions(child);
+  }
+  return count;
+}
+
+function controlLine(node: AriaNode, ctx: WalkContext): string {
+  const facts = node.box ? ctx.fields.get(boxKey(node.box)) : undefined;
+  let name = node.name ?? '';
+  let value: string | undefined;
+  if (VALUE_ROLES.has(node.role)) {
+    value = node.text;
+  } else if (node.role === 'combobox') {
+    const selected = selectedOptions(node);
+    value = selected.length ? selected.join(', ') : node.text;
+  } else if (!name && node.text) {
+    name = node.text;
+  }
+  if (!name && node.role === 'link' && node.url) name = shortUrl(node.url, ctx.pageUrl);
+
+  const parts = [node.ref ?? '', node.role];
+  if (name) parts.push(quote(truncate(name, NAME_LIMIT)));
+  if (value) parts.push(`value=${quote(facts?.password ? '••••••' : truncate(value, NAME_LIMIT))}`);
+  if (node.role === 'combobox' && !node.text) {
+    const options = countOptions(node);
+    if (options) parts.push(`options=${options}`);
+  }
+  if (node.checked === true) parts.push('checked');
+  if (node.checked === 'mixed') parts.push('mixed');
+  if (node.pressed === true) parts.push('pressed');
+  if (node.selected) parts.push('selected');
+  if (node.expanded === true) parts.push('expanded');
+  if (node.expanded === false) parts.push('collapsed');
+  if (node.disabled) parts.push('disabled');
+  if (facts?.required) parts.push('required');
+  if (facts?.readonly) parts.push('readonly');
+  if (facts?.password) parts.push('password');
+  if (node.active) parts.push('focused');
+  if (node.role === 'link' && node.url && name !== shortUrl(node.url, ctx.pageUrl)) parts.push(`-> ${shortUrl(node.url, ctx.pageUrl)}`);
+  return parts.join(' ');
+}
+
+function placed(line: Omit<Line, 'top' | 'bottom' | 'left' | 'right'>, box: Box | undefined, ctx: WalkContext): Line {
+  if (!box || (box.width === 0 && box.height === 0)) return line;
+  const left = box.x + ctx.offsetX;
+  const top = box.y + ctx.offsetY;
+  return { ...line, top, bottom: top + box.height, left, right: left + box.width };
+}
+
+function walk(nodes: Array<AriaNode | string>, ctx: WalkContext, out: Line[], parentBox?: Box): void {
+  let textRun = '';
+  // Label text next to its control repeats the control's name: say it once.
+  const siblingNames = new Set<string>();
+  for (const node of nodes) if (typeof node !== 'string' && node.ref && LEAF_CONTROLS.has(node.role) && node.name) siblingNames.add(node.name);
+  const flushText = () => {
+    const text = truncate(textRun, TEXT_LIMIT);
+    textRun = '';
+    if (siblingNames.has(text)) return;
+    if (text.length > 1) out.push(placed({ text, depth: ctx.depth, priority: Priority.Text, kind: 'text' }, parentBox, ctx));
+  };
+
+  for (const node of nodes) {
+    if (typeof node === 'string') {
+      textRun += ` ${node}`;
+      continue;
+    }
+    flushText();
+    const { role } = node;
+
+    if (role === 'heading') {
+      const level = Math.min(node.level ?? 2, 6);
+      const name = node.name || node.text || '';
+      if (name) out.push(placed({ text: `${'#'.repeat(level)} ${truncate(name, TEXT_LIMIT)}`, depth: ctx.depth, priority: Priority.Heading, kind: 'heading' }, node.box, ctx));
+      // A heading can hold a link; list it so it stays reachable.
+      if (hasRefDescendant(node, LEAF_CONTROLS)) walk(node.children ?? [], ctx, out, node.box);
+      continue;
+    }
+
+    if (node.ref && (LEAF_CONTROLS.has(role) || COMPOSITE_CONTROLS.has(role))) {
+      out.push(placed({ text: controlLine(node, ctx), depth: ctx.depth, priority: Priority.Control, kind: role, ref: node.ref }, node.box, ctx));
+      if (COMPOSITE_CONTROLS.has(role)) walk(node.children ?? [], { ...ctx, depth: ctx.depth + 1 }, out, node.box);
+      continue;
+    }
+
+    if (LEAF_CONTROLS.has(role) && !node.ref) continue; // not visible or not receiving pointer events
+
+    if (role === 'iframe' || SECTIONS.has(role)) {
+      const header = role === 'iframe' ? `iframe${node.name ? ` ${quote(truncate(node.name, NAME_LIMIT))}` : ''}:` : `${role}${node.name ? ` ${quote(truncate(node.name, NAME_LIMIT))}` : ''}:`;
+      const index = out.length;
+      out.push(placed({ text: header, depth: ctx.depth, priority: MODAL_ROLES.has(role) ? Priority.Control : Priority.Section, kind: role, ref: node.ref }, node.box, ctx));
+      const inner: WalkContext =
+        role === 'iframe' && node.box
+          ? { ...ctx, depth: ctx.depth + 1, offsetX: ctx.offsetX + node.box.x, offsetY: ctx.offsetY + node.box.y }
+          : { ...ctx, depth: ctx.depth + 1 };
+      walk(node.children ?? [], inner, out, node.box);
+      out[index]!.sectionEnd = out.length;
+      continue;
+    }
+
+    // Elements that are not controls but look clickable (cursor:pointer) still get a ref,
+    // unless something inside them is a real control or an ancestor was already listed.
+    if (node.ref && node.cursor === 'pointer' && !ctx.inClickable && !hasRefDescendant(node, LEAF_CONTROLS)) {
+      const label = node.name || node.text || collectText(node);
+      if (label) {
+        out.push(placed({ text: `${node.ref} clickable ${quote(truncate(label, NAME_LIMIT))}`, depth: ctx.depth, priority: Priority.Control, kind: 'clickable', ref: node.ref }, node.box, ctx));
+        continue;
+      }
+    }
+
+    if (role === 'img') {
+      if (node.name) out.push(placed({ text: `img ${quote(truncate(node.name, NAME_LIMIT))}`, depth: ctx.depth, priority: Priority.Text, kind: 'img' }, node.box, ctx));
+      continue;
+    }
+
+    if (node.text && !node.children?.length) {
+      const text = truncate(node.text, TEXT_LIMIT);
+      const prefix = role === 'listitem' ? '- ' : '';
+      if (text.length > 1) out.push(placed({ text: prefix + text, depth: ctx.depth, priority: Priority.Text, kind: 'text' }, node.box, ctx));
+      continue;
+    }
+    // cursor:pointer is inherited: below a clickable container, only real controls get a line.
+    walk(node.children ?? [], node.cursor === 'pointer' && node.ref ? { ...ctx, inClickable: true } : ctx, out, node.box);
+  }
+  flushText();
+}
+
+function collectText(node: AriaNode): string {
+  const parts: string[] = [];
+  const visit = (n: AriaNode | string) => {
+    if (typeof n === 'string') parts.push(n);
+    else {
+      if (n.name) parts.push(n.name);
+      else if (n.text) parts.push(n.text);
+      else (n.children ?? []).forEach(visit);
+    }
+  };
+  (node.children ?? []).forEach(visit);
+  return parts.join(' ').replace(/\s+/g, ' ').trim();
+}
+
+function findSubtree(nodes: Array<AriaNode | string>, ref: string): AriaNode | undefined {
+  for (const node of nodes) {
+    if (typeof node === 'string') continue;
+    if (node.ref === ref) return node;
+    const found = findSubtree(node.children ?? [], ref);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** Offset of a node inside iframes, so a subtree's boxes land in page coordinates. */
+function frameOffset(nodes: Array<AriaNode | string>, ref: string, x = 0, y = 0): { x: number; y: number } | undefined {
+  for (const node of nodes) {
+    if (typeof node === 'string') continue;
+    if (node.ref === ref) return { x, y };
+    const inner = node.role === 'iframe' && node.box ? { x: x + node.box.x, y: y + node.box.y } : { x, y };
+    const found = frameOffset(node.children ?? [], ref, inner.x, inner.y);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : word.endsWith('x') ? 'es' : 's'}`;
+}
+
+/** "12 links, 3 buttons, 1 textbox": what a group of left-out lines held, most common first. */
+export function tally(lines: Line[]): string {
+  const counts = new Map<string, number>();
+  for (const line of lines) {
+    if (line.priority === Priority.Section) continue;
+    const kind = line.kind === 'text' ? 'text' : line.kind;
+    counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  }
+  return [...counts.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 5)
+    .map(([kind, count]) => (kind === 'text' ? `${count} text` : plural(count, kind)))
+    .join(', ');
+}
+
+function px(n: number): string {
+  return `${Math.max(0, Math.round(n)).toLocaleString('en-US')}px`;
+}
+
+/** Removes section headers that ended up with nothing inside. */
+function dropEmptySections(lines: Line[], keep: boolean[]): void {
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const end = lines[i]!.sectionEnd;
+    if (end === undefined || !keep[i] || MODAL_ROLES.has(lines[i]!.kind)) continue;
+    let any = false;
+    for (let j = i + 1; j < end; j++) if (keep[j]) any = true;
+    if (!any) keep[i] = false;
+  }
+}
+
+export function formatSnapshot(capture: Capture, options: FormatOptions): FormattedSnapshot {
+  const { metrics } = capture;
+  let pageUrl: URL | undefined;
+  try {
+    pageUrl = new URL(capture.url);
+  } catch {
+    pageUrl = undefined;
+  }
+  const ctx: WalkContext = { depth: 0, offsetX: 0, offsetY: 0, inClickable: false, fields: capture.fields, pageUrl };
+
+  let roots: Array<AriaNode | string> = capture.tree;
+  let subtreeNote = '';
+  if (options.ref) {
+    const subtree = findSubtree(capture.tree, options.ref);
+    if (!subtree) return { text: '', tokens: 0, refsShown: 0, linesCut: 0 };
+    const offset = frameOffset(capture.tree, options.ref) ?? { x: 0, y: 0 };
+    ctx.offsetX = offset.x;
+    ctx.offsetY = offset.y;
+    roots = [subtree];
+    subtreeNote = ` | subtree of ${options.ref}`;
+  }
+
+  const lines: Line[] = [];
+  walk(roots, ctx, lines);
+
+  // Viewport selection: keep lines that overlap the viewport plus a margin; lines with no box
+  // inherit the decision of the line before them.
+  const margin = Math.round(metrics.viewportHeight / 4);
+  const keep = lines.map(() => true);
+  const above: Line[] = [];
+  const below: Line[] = [];
+  if (options.scope === 'viewport' && !options.ref) {
+    let previous = true;
+    lines.forEach((line, i) => {
+      if (line.top === undefined || line.bottom === undefined) {
+        keep[i] = previous;
+        return;
+      }
+      const horizontally = line.right! > 0 && line.left! < metrics.viewportWidth;
+      if (line.bottom < -margin) above.push(line);
+      else if (line.top > metrics.viewportHeight + margin) below.push(line);
+      keep[i] = line.bottom >= -margin && line.top <= metrics.viewportHeight + margin && horizontally;
+      previous = keep[i]!;
+    });
+    // Open modal dialogs are always shown: they decide what can be clicked.
+    lines.forEach((line, i) => {
+      if (MODAL_ROLES.has(line.kind) && line.sectionEnd !== undefined) for (let j = i; j < line.sectionEnd; j++) keep[j] = true;
+    });
+  }
+  dropEmptySections(lines, keep);
+
+  const header: string[] = [];
+  const title = capture.title ? ` ${quote(truncate(capture.title, NAME_LIMIT))}` : '';
+  const belowPx = metrics.scrollHeight - metrics.scrollY - metrics.viewportHeight;
+  header.push(`page${title} ${capture.url}${subtreeNote}`);
+  header.push(
+    `scroll ${px(metrics.scrollY)} of ${px(metrics.scrollHeight)} (viewport ${metrics.viewportWidth}x${metrics.viewportHeight}; ${metrics.scrollY <= 0 ? 'at top' : `${px(metrics.scrollY)} above`}, ${belowPx <= 1 ? 'at bottom' : `${px(belowPx)} below`})`,
+  );
+  const modal = lines.find((l) => MODAL_ROLES.has(l.kind));
+  if (modal) header.push(`! a ${modal.kind} is open and may block the page: ${modal.text.replace(/:$/, '')}`);
+  if (above.length) header.push(`above viewport: ${tally(above)} (scroll up, or scope "page")`);
+
+  const footer: string[] = [];
+  if (below.length) footer.push(`below viewport: ${tally(below)} (scroll down, or scope "page")`);
+
+  return applyBudget(lines, keep, header, footer, options.maxTokens);
+}
+
+function render(line: Line): string {
+  return ' '.repeat(line.depth) + line.text;
+}
+
+/**
+ * Cuts the lowest-priority lines (text, then section headers, headings, controls; later lines first
+ * within a priority) until the text fits, and says what was cut.
+ */
+function applyBudget(lines: Line[], keep: boolean[], header: string[], footer: string[], maxTokens: number): FormattedSnapshot {
+  const cost = lines.map((line, i) => (keep[i] ? countTokens(render(line)) + 1 : 0));
+  const fixed = countTokens(header.join('\n')) + countTokens(footer.join('\n')) + 2;
+  const noteReserve = 40;
+  let total = fixed + cost.reduce((a, b) => a + b, 0);
+  const cut: Line[] = [];
+
+  if (total > maxTokens) {
+    const order = lines
+      .map((line, i) => ({ line, i }))
+      .filter(({ i }) => keep[i])
+      .sort((a, b) => a.line.priority - b.line.priority || b.i - a.i);
+    for (const { line, i } of order) {
+      if (total + noteReserve <= maxTokens) break;
+      keep[i] = false;
+      total -= cost[i]!;
+      cut.push(line);
+    }
+  }
+
+  const body = lines.filter((_, i) => keep[i]).map(render);
+  const parts = [...header, ...body, ...footer];
+  if (cut.length) {
+    parts.push(`[cut to fit ${maxTokens} tokens: ${tally(cut)}. Ask browser_snapshot with a larger maxTokens, a ref to expand one part, or scope "viewport"]`);
+  }
+  let text = parts.join('\n');
+  let tokens = countTokens(text);
+  // Per-line counts are an estimate of the joined text; trim further on the rare overshoot.
+  while (tokens > maxTokens && parts.length > header.length + 1) {
+    parts.splice(parts.length - 2, 1);
+    text = parts.join('\n');
+    tokens = countTokens(text);
+  }
+  const refsShown = lines.filter((l, i) => keep[i] && l.ref && l.priority === Priority.Control).length;
+  return { text, tokens, refsShown, linesCut: cut.length };
+}
+
+/** Every ref in the tree with its role and name, for resolving and re-finding elements. */
+export function indexRefs(nodes: Array<AriaNode | string>, into = new Map<string, { role: string; name: string }>()) {
+  for (const node of nodes) {
+    if (typeof node === 'string') continue;
+    if (node.ref) into.set(node.ref, { role: node.role, name: node.name || node.text || '' });
+    indexRefs(node.children ?? [], into);
+  }
+  return into;
+}

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { ensureEnabled, ensureNotBlocked, ensureVisible } from './checks.js';
+import { defineBrowserTool } from './defineTool.js';
+import { effectsShape, observeAction } from './observe.js';
+import { refSchema, targetLabel } from './shared.js';
+
+export const clickTool = defineBrowserTool({
+  id: 'browser_click',
+  description:
+    'Click an element by its ref from the latest snapshot (buttons, links, checkboxes, tabs, menu items, anything listed with a ref). Returns whether the click navigated to a new page, opened a new tab or a dialog. If the page changed, take a new snapshot before using other refs.',
+  input: z.object({
+    ref: refSchema,
+    button: z.enum(['left', 'right', 'middle']).optional().describe('Mouse button. Default left.'),
+    clickCount: z.number().int().min(1).max(3).optional().describe('2 for a double click. Default 1.'),
+    modifiers: z
+      .array(z.enum(['Alt', 'Control', 'ControlOrMeta', 'Meta', 'Shift']))
+      .max(4)
+      .optional()
+      .describe('Keys held during the click, e.g. ["Shift"].'),
+  }),
+  output: {
+    ref: z.string().describe('The ref that was clicked (differs from the one sent when the element was re-rendered).'),
+    clicked: z.string().describe('Role and name of the clicked element.'),
+    ...effectsShape,
+  },
+  async handle({ ref, button, clickCount, modifiers }, call) {
+    const target = await call.refs.resolve(call.page, ref, `click ${ref}`);
+    call.notices.push(...target.notices);
+    const label = targetLabel(target);
+    await ensureVisible(target.locator, label);
+    await ensureEnabled(target.locator, label);
+    await ensureNotBlocked(target.locator, label, call.config.timeout);
+    const effects = await observeAction(call, () => target.locator.click({ button, clickCount, modifiers, timeout: call.config.timeout }));
+    return { ref: target.ref, clicked: label, ...effects };
+  },
+});

@@ -1,0 +1,80 @@
+/**
+ * The one helper every tool is made with: a Mastra tool whose result is either
+ * `{ ok: true, ...data }` or `{ ok: false, error }`, and which never throws at the agent.
+ */
+import { createTool } from '@mastra/core/tools';
+import type { Page } from 'playwright-core';
+import { z } from 'zod';
+import type { ResolvedConfig } from '../config.js';
+import { ERROR_CODES, toBrowserToolError } from '../errors.js';
+import type { RefManager } from '../refs.js';
+import type { BrowserSession } from '../session.js';
+
+export interface ToolContext {
+  session: BrowserSession;
+  refs: RefManager;
+  config: ResolvedConfig;
+  /** Runs browser work one call at a time: the browser is shared state. */
+  exclusive: <T>(work: () => Promise<T>) => Promise<T>;
+}
+
+/** What a handler gets: the active tab, and a list to add notices the model should read. */
+export interface CallContext extends ToolContext {
+  page: Page;
+  notices: string[];
+}
+
+export const errorSchema = z.object({
+  code: z.enum(ERROR_CODES).describe('Machine-readable error code.'),
+  message: z.string().describe('What went wrong.'),
+  hint: z.string().describe('What to do next.'),
+  retryable: z.boolean().describe('True when the same call may succeed after the hint is followed or after a wait.'),
+  snapshot: z.string().optional().describe('A fresh page snapshot, when the refs you hold are no longer valid.'),
+});
+
+const noticesSchema = z.array(z.string()).optional().describe('Things you should know about this call, such as a browser restart.');
+
+export type ToolResult<T> = ({ ok: true; notices?: string[] } & T) | { ok: false; error: z.infer<typeof errorSchema>; notices?: string[] };
+
+export interface BrowserToolDefinition<I extends z.ZodTypeAny, O extends z.ZodRawShape> {
+  id: string;
+  description: string;
+  input: I;
+  /** Shape of a successful result, besides `ok` and `notices`. */
+  output: O;
+  handle: (input: z.infer<I>, call: CallContext) => Promise<z.infer<z.ZodObject<O>>>;
+}
+
+export function defineBrowserTool<I extends z.ZodTypeAny, O extends z.ZodRawShape>(definition: BrowserToolDefinition<I, O>) {
+  const success = z.object({ ok: z.literal(true), notices: noticesSchema, ...definition.output });
+  const failure = z.object({ ok: z.literal(false), error: errorSchema, notices: noticesSchema });
+  const outputSchema = z.union([success, failure]);
+
+  return (context: ToolContext) =>
+    createTool({
+      id: definition.id,
+      description: definition.description,
+      inputSchema: definition.input,
+      outputSchema,
+      execute: async (input: z.infer<I>) => runTool(definition, context, input) as Promise<z.infer<typeof outputSchema>>,
+    });
+}
+
+async function runTool<I extends z.ZodTypeAny, O extends z.ZodRawShape>(
+  definition: BrowserToolDefinition<I, O>,
+  context: ToolContext,
+  input: z.infer<I>,
+): Promise<ToolResult<z.infer<z.ZodObject<O>>>> {
+  const notices: string[] = [];
+  try {
+    return await context.exclusive(async () => {
+      const active = await context.session.activePage();
+      notices.push(...active.notices);
+      const data = await definition.handle(input, { ...context, page: active.page, notices });
+      return { ok: true as const, ...data, ...(notices.length ? { notices } : {}) };
+    });
+  } catch (error) {
+    const toolError = toBrowserToolError(error, definition.id.replace(/^browser_/, ''));
+    return { ok: false as const, error: toolError.toJSON(), ...(notices.length ? { notices } : {}) };
+  }
+}

@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import type { ResolvedConfig } from '../config.js';
+import { BrowserToolError } from '../errors.js';
+import { defineBrowserTool } from './defineTool.js';
+
+const LOCAL_HOST = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\]|0\.0\.0\.0)(:\d+)?(\/|$)/i;
+const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+const HOST_WITH_PORT = /^[^/:]+:\d+(\/|$)/;
+
+/**
+ * Adds a scheme when the model leaves it out: http for localhost (dev servers rarely speak TLS),
+ * https for everything else. Refuses schemes that run code or read local files unless allowed.
+ */
+export function normalizeUrl(raw: string, config: Pick<ResolvedConfig, 'allowedSchemes' | 'allowedDomains'>): string {
+  const input = raw.trim();
+  if (!input) throw new BrowserToolError('invalid_input', 'The URL is empty.');
+  let candidate = input;
+  if (LOCAL_HOST.test(input)) candidate = `http://${input}`;
+  else if (!HAS_SCHEME.test(input) || HOST_WITH_PORT.test(input)) candidate = `https://${input.replace(/^\/\//, '')}`;
+
+  let url: URL;
+  try {
+    url = new URL(candidate);
+  } catch {
+    throw new BrowserToolError('invalid_input', `"${input.slice(0, 200)}" is not a valid URL.`, {
+      hint: 'Pass a full address such as https://example.com/page.',
+    });
+  }
+  const scheme = url.protocol.replace(/:$/, '');
+  const allowed = scheme === 'http' || scheme === 'https' || url.href === 'about:blank' || config.allowedSchemes.includes(scheme);
+  if (!allowed) {
+    throw new BrowserToolError('invalid_input', `Navigation to ${scheme}: URLs is not allowed.`, {
+      hint: 'Only http and https pages can be opened. The toolset owner can allow other schemes with the allowedSchemes option.',
+    });
+  }
+  if (config.allowedDomains && (scheme === 'http' || scheme === 'https') && !isAllowedHost(url.hostname, config.allowedDomains)) {
+    throw new BrowserToolError('invalid_input', `${url.hostname} is not in the allowed domains (${config.allowedDomains.join(', ')}).`, {
+      hint: 'Only the allowed domains can be opened; choose a page on one of them.',
+    });
+  }
+  return url.href;
+}
+
+export function isAllowedHost(hostname: string, allowed: string[]): boolean {
+  const host = hostname.toLowerCase();
+  return allowed.some((pattern) =>
+    pattern.startsWith('*.') ? host === pattern.slice(2) || host.endsWith(pattern.slice(1)) : host === pattern,
+  );
+}
+
+export const navigateTool = defineBrowserTool({
+  id: 'browser_navigate',
+  description:
+    'Open a URL in the current tab and wait for it to load. Returns the final URL, title, HTTP status and a snapshot of the page (elements with refs such as e12 that the other browser tools act on), so no separate snapshot call is needed. A URL without a scheme gets https:// (http:// for localhost).',
+  input: z.object({
+    url: z.string().min(1).max(8192).describe('The address to open, e.g. https://example.com/login.'),
+    waitUntil: z
+      .enum(['load', 'domcontentloaded', 'networkidle', 'commit'])
+      .optional()
+      .describe('When to consider the page loaded. Default "load"; use "domcontentloaded" for slow pages.'),
+  }),
+  output: {
+    url: z.string().describe('The final URL after redirects.'),
+    title: z.string(),
+    status: z.number().nullable().describe('HTTP status of the main document; null for about:blank and same-document navigations.'),
+    snapshot: z.string().describe('The page as text; act on it by ref.'),
+  },
+  async handle({ url, waitUntil }, { page, refs, config }) {
+    const target = normalizeUrl(url, config);
+    let response;
+    try {
+      response = await page.goto(target, { waitUntil: waitUntil ?? 'load', timeout: config.navigationTimeout });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (/Timeout \d+ms exceeded/.test(message) && page.url() !== 'about:blank') {
+        // The page is there but never finished loading: show what loaded so far.
+        const partial = await refs.snapshot(page).catch(() => undefined);
+        throw new BrowserToolError('timeout', `The page ${page.url()} did not finish loading within ${config.navigationTimeout} ms.`, {
+          hint: 'The part that loaded is in the snapshot: act on it, or call browser_navigate again with waitUntil "domcontentloaded".',
+          snapshot: partial?.formatted.text,
+        });
+      }
+      throw error;
+    }
+    const status = response?.status() ?? null;
+    const { capture, formatted } = await refs.snapshot(page);
+    if (status !== null && status >= 400) {
+      throw new BrowserToolError('navigation_failed', `${capture.url} answered HTTP ${status}${response?.statusText() ? ` ${response.statusText()}` : ''}.`, {
+        hint: 'The server returned an error page (shown in the snapshot). Check the URL, or go back and try another way.',
+        retryable: status >= 500,
+        snapshot: formatted.text,
+      });
+    }
+    return { url: capture.url, title: capture.title, status, snapshot: formatted.text };
+  },
+});

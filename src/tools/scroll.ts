@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { defineBrowserTool } from './defineTool.js';
+import { refSchema, targetLabel } from './shared.js';
+
+interface ScrollState {
+  x: number;
+  y: number;
+  maxX: number;
+  maxY: number;
+  scrollable: boolean;
+}
+
+export const scrollTool = defineBrowserTool({
+  id: 'browser_scroll',
+  description:
+    'Scroll the page, or a scrollable element given by ref (a list, a panel, a dialog). A ref of an element that does not scroll itself is scrolled into view instead. Returns the new position, whether the top or bottom was reached, and a snapshot of what is now visible.',
+  input: z.object({
+    direction: z.enum(['down', 'up', 'right', 'left']).optional().describe('Default "down".'),
+    amount: z
+      .union([z.enum(['page', 'half']), z.number().int().min(1).max(100_000)])
+      .optional()
+      .describe('"page" (default) = one viewport, "half" = half a viewport, or a number of pixels.'),
+    ref: refSchema.optional().describe('Scroll inside this element, or bring it into view if it does not scroll.'),
+  }),
+  output: {
+    scrolled: z.string().describe('What moved: "page", or the element ref.'),
+    x: z.number(),
+    y: z.number().describe('Scroll offset from the top, in px.'),
+    atTop: z.boolean(),
+    atBottom: z.boolean(),
+    snapshot: z.string().describe('What is visible after scrolling.'),
+  },
+  async handle({ direction, amount, ref }, call) {
+    const dir = direction ?? 'down';
+    const size = amount ?? 'page';
+    const vertical = dir === 'down' || dir === 'up';
+    const sign = dir === 'down' || dir === 'right' ? 1 : -1;
+    let scrolled = 'page';
+    let state: ScrollState;
+
+    if (ref !== undefined) {
+      const target = await call.refs.resolve(call.page, ref, `scroll ${ref}`);
+      call.notices.push(...target.notices);
+      scrolled = targetLabel(target);
+      state = await target.locator.evaluate(
+        (el, { vertical, sign, size }) => {
+          const style = getComputedStyle(el);
+          const overflow = vertical ? style.overflowY : style.overflowX;
+          const canScroll = /(auto|scroll|overlay)/.test(overflow) && (vertical ? el.scrollHeight > el.clientHeight : el.scrollWidth > el.clientWidth);
+          if (!canScroll) {
+            el.scrollIntoView({ block: 'center', inline: 'nearest' });
+            const root = document.scrollingElement ?? document.documentElement;
+            return { x: scrollX, y: scrollY, maxX: root.scrollWidth - innerWidth, maxY: root.scrollHeight - innerHeight, scrollable: false };
+          }
+          const extent = vertical ? el.clientHeight : el.clientWidth;
+          const step = size === 'page' ? extent * 0.9 : size === 'half' ? extent / 2 : Number(size);
+          el.scrollBy({ left: vertical ? 0 : sign * step, top: vertical ? sign * step : 0, behavior: 'instant' });
+          return { x: el.scrollLeft, y: el.scrollTop, maxX: el.scrollWidth - el.clientWidth, maxY: el.scrollHeight - el.clientHeight, scrollable: true };
+        },
+        { vertical, sign, size },
+      );
+      if (!state.scrollable) scrolled = `page (to bring ${scrolled} into view)`;
+    } else {
+      state = await call.page.evaluate(
+        ({ vertical, sign, size }) => {
+          const extent = vertical ? innerHeight : innerWidth;
+          // A page step keeps a little overlap so no line is skipped between two snapshots.
+          const step = size === 'page' ? extent * 0.9 : size === 'half' ? extent / 2 : Number(size);
+          scrollBy({ left: vertical ? 0 : sign * step, top: vertical ? sign * step : 0, behavior: 'instant' });
+          const root = document.scrollingElement ?? document.documentElement;
+          return { x: scrollX, y: scrollY, maxX: root.scrollWidth - innerWidth, maxY: root.scrollHeight - innerHeight, scrollable: true };
+        },
+        { vertical, sign, size },
+      );
+    }
+    // Let scroll listeners (lazy loading, sticky headers) react before the snapshot.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const { formatted } = await call.refs.snapshot(call.page);
+    return {
+      scrolled,
+      x: Math.round(state.x),
+      y: Math.round(state.y),
+      atTop: state.y <= 0,
+      atBottom: state.y >= state.maxY - 1,
+      snapshot: formatted.text,
+    };
+  },
+});

@@ -1,0 +1,13 @@
+import { z } from 'zod';
+import type { ResolvedRef } from '../refs.js';
+
+export const refSchema = z
+  .string()
+  .min(1)
+  .max(64)
+  .describe('Ref of the element, exactly as in the snapshot, e.g. "e12".');
+
+export function targetLabel(target: Pick<ResolvedRef, 'ref' | 'role' | 'name'>): string {
+  const name = target.name.length > 60 ? `${target.name.slice(0, 59)}…` : target.name;
+  return `${target.ref} (${target.role}${name ? ` "${name}"` : ''})`;
+}

@@ -1,0 +1,97 @@
+import type { Locator } from 'playwright-core';
+import { z } from 'zod';
+import { BrowserToolError, toBrowserToolError } from '../errors.js';
+import { ensureVisible } from './checks.js';
+import { defineBrowserTool } from './defineTool.js';
+import { effectsShape, observeAction } from './observe.js';
+import { refSchema, targetLabel } from './shared.js';
+
+const MASK = '••••••';
+
+async function readField(locator: Locator): Promise<{ value: string; password: boolean }> {
+  return locator.evaluate((el) => {
+    if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement) {
+      return { value: el.value, password: el instanceof HTMLInputElement && el.type === 'password' };
+    }
+    return { value: (el as HTMLElement).innerText ?? el.textContent ?? '', password: false };
+  });
+}
+
+async function ensureEditable(locator: Locator, what: string): Promise<void> {
+  let editable: boolean;
+  try {
+    editable = await locator.isEditable();
+  } catch (error) {
+    const mapped = toBrowserToolError(error, `type into ${what}`);
+    throw mapped.code === 'browser_error' ? new BrowserToolError('not_editable', `${what} is not a text field.`) : mapped;
+  }
+  if (!editable) {
+    const disabled = await locator.isDisabled().catch(() => false);
+    throw disabled
+      ? new BrowserToolError('element_disabled', `${what} is disabled.`)
+      : new BrowserToolError('not_editable', `${what} is read-only.`, { hint: 'This field cannot be changed by typing; look for another control that sets it.' });
+  }
+}
+
+export const typeTool = defineBrowserTool({
+  id: 'browser_type',
+  description:
+    'Type text into a text field (textbox, searchbox, textarea, contenteditable) by ref. By default replaces the current value; set clear=false to append. submit=true presses Enter afterwards (e.g. to send a search or a login form). Returns the field value afterwards (masked for passwords) and, with submit, whether a new page loaded.',
+  input: z.object({
+    ref: refSchema,
+    text: z.string().max(100_000).describe('The text to enter.'),
+    clear: z.boolean().optional().describe('Replace the current value (default true). false appends to it.'),
+    submit: z.boolean().optional().describe('Press Enter after typing. Default false.'),
+    slowly: z
+      .boolean()
+      .optional()
+      .describe('Type key by key, for fields that react to each key press (autocomplete, masks). Default false: the text is set at once.'),
+  }),
+  output: {
+    ref: z.string(),
+    typedInto: z.string().describe('Role and name of the field.'),
+    value: z.string().describe('The value of the field after typing (masked for password fields).'),
+    submitted: z.boolean(),
+    ...effectsShape,
+  },
+  async handle({ ref, text, clear, submit, slowly }, call) {
+    const target = await call.refs.resolve(call.page, ref, `type into ${ref}`);
+    call.notices.push(...target.notices);
+    const label = targetLabel(target);
+    const { locator } = target;
+    await ensureVisible(locator, label);
+    await ensureEditable(locator, label);
+    const timeout = call.config.timeout;
+    const replace = clear ?? true;
+
+    if (slowly) {
+      if (replace) await locator.fill('', { timeout });
+      await locator.pressSequentially(text, { delay: 20, timeout: Math.max(timeout, text.length * 40) });
+    } else if (replace) {
+      await locator.fill(text, { timeout });
+    } else {
+      await locator.focus({ timeout });
+      await locator.evaluate((el) => {
+        if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) {
+          const end = el.value.length;
+          try {
+            el.setSelectionRange(end, end);
+          } catch {
+            // email and number inputs have no selection API; the caret is already at the end after focus
+          }
+        }
+      });
+      await call.page.keyboard.insertText(text);
+    }
+    const { value, password } = await readField(locator);
+
+    let effects;
+    if (submit) effects = await observeAction(call, () => locator.press('Enter', { timeout }));
+    else effects = { url: call.page.url(), navigated: false };
+
+    if (!submit && value !== text && replace) {
+      call.notices.push(`The field holds ${password ? 'a different value' : JSON.stringify(value)} rather than the text sent: the page may limit or format what it accepts.`);
+    }
+    return { ref: target.ref, typedInto: label, value: password ? MASK : value, submitted: !!submit, ...effects };
+  },
+});

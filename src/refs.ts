@@ -19,6 +19,8 @@ interface DocumentRefs {
   known: Map<string, RefInfo>;
   /** Refs present in the most recent snapshot (the ones Playwright can resolve). */
   current: Map<string, RefInfo>;
+  /** Playwright prefixes main-frame refs after the first navigation (`f2e5`); a bare `5` means `f2e5` then. */
+  mainPrefix: string;
 }
 
 export interface TakenSnapshot {
@@ -67,7 +69,9 @@ export class RefManager {
     const current = indexRefs(capture.tree);
     let doc = this.documents.get(page);
     if (!doc || doc.documentId !== capture.documentId) {
-      doc = { documentId: capture.documentId, url: capture.url, known: new Map(), current };
+      const rootRef = capture.tree.find((n) => typeof n !== 'string' && n.ref)?.ref ?? '';
+      const mainPrefix = /^(f\d+)e\d+$/.exec(rootRef)?.[1] ?? '';
+      doc = { documentId: capture.documentId, url: capture.url, known: new Map(), current, mainPrefix };
       this.documents.set(page, doc);
     }
     doc.current = current;
@@ -83,9 +87,10 @@ export class RefManager {
   }
 
   async resolve(page: Page, rawRef: string, action: string): Promise<ResolvedRef> {
-    const ref = normalizeRef(rawRef);
+    let ref = normalizeRef(rawRef);
     const notices: string[] = [];
     let doc = this.documents.get(page);
+    if (doc?.mainPrefix && /^e\d+$/.test(ref) && !doc.known.has(ref)) ref = doc.mainPrefix + ref;
 
     if (!doc) {
       const taken = await this.snapshot(page);

@@ -210,7 +210,8 @@ function walk(nodes: Array<AriaNode | string>, ctx: WalkContext, out: Line[], pa
     if (LEAF_CONTROLS.has(role) && !node.ref) continue; // not visible or not receiving pointer events
 
     if (role === 'iframe' || SECTIONS.has(role)) {
-      const header = role === 'iframe' ? `iframe${node.name ? ` ${quote(truncate(node.name, NAME_LIMIT))}` : ''}:` : `${role}${node.name ? ` ${quote(truncate(node.name, NAME_LIMIT))}` : ''}:`;
+      // The ref lets the model expand the section (browser_snapshot ref) or scroll inside it.
+      const header = `${node.ref ? `${node.ref} ` : ''}${role}${node.name ? ` ${quote(truncate(node.name, NAME_LIMIT))}` : ''}:`;
       const index = out.length;
       out.push(placed({ text: header, depth: ctx.depth, priority: MODAL_ROLES.has(role) ? Priority.Control : Priority.Section, kind: role, ref: node.ref }, node.box, ctx));
       const inner: WalkContext =

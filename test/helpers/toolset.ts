@@ -1,0 +1,38 @@
+import { BrowserToolset, type BrowserToolsetConfig } from '../../src/index.js';
+
+/** Every host but 127.0.0.1 resolves to nothing, so no test can reach the network. */
+export const OFFLINE_ARGS = ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'];
+
+export function createTestToolset(config: BrowserToolsetConfig = {}): BrowserToolset {
+  return new BrowserToolset({ timeout: 3_000, navigationTimeout: 8_000, ...config, args: [...OFFLINE_ARGS, ...(config.args ?? [])] });
+}
+
+type Tools = BrowserToolset['tools'];
+
+/** Calls a tool the way Mastra does and returns its structured result. */
+export async function call<K extends keyof Tools>(toolset: BrowserToolset, id: K, input: Parameters<NonNullable<Tools[K]['execute']>>[0]): Promise<any> {
+  const tool = toolset.tools[id] as any;
+  return tool.execute(input, {});
+}
+
+/** The ref of the line `<ref> <role> "<name>"` in a snapshot. */
+export function refOf(snapshot: string, role: string, name: string): string {
+  const escaped = JSON.stringify(name).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const match = new RegExp(`^\\s*((?:f\\d+)?e\\d+) ${role} ${escaped}`, 'm').exec(snapshot);
+  if (!match) throw new Error(`No ${role} "${name}" in snapshot:\n${snapshot}`);
+  return match[1]!;
+}
+
+/** Chromium processes started by this test process. */
+export async function childBrowserPids(): Promise<number[]> {
+  const { execFileSync } = await import('node:child_process');
+  try {
+    const out = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(process.pid)], { encoding: 'utf8' });
+    return out
+      .split('\n')
+      .filter((line) => /chrom/i.test(line))
+      .map((line) => Number(line.trim().split(/\s+/)[0]));
+  } catch {
+    return [];
+  }
+}

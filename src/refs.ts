@@ -58,8 +58,13 @@ function describe(info: RefInfo): string {
   return info.name ? `${info.role} "${info.name}"` : info.role;
 }
 
+/** How many earlier documents per tab we remember refs of, to recognise refs from a page the tab has left. */
+const RETIRED_DOCUMENTS = 20;
+
 export class RefManager {
   private readonly documents = new WeakMap<Page, DocumentRefs>();
+  /** Refs handed out for earlier documents of each tab, newest last, with the URL they belonged to. */
+  private readonly retired = new WeakMap<Page, Array<{ url: string; refs: Set<string> }>>();
 
   constructor(private readonly defaults: () => Omit<FormatOptions, 'ref'>) {}
 
@@ -69,6 +74,7 @@ export class RefManager {
     const current = indexRefs(capture.tree);
     let doc = this.documents.get(page);
     if (!doc || doc.documentId !== capture.documentId) {
+      if (doc) this.retire(page, doc);
       const rootRef = capture.tree.find((n) => typeof n !== 'string' && n.ref)?.ref ?? '';
       const mainPrefix = /^(f\d+)e\d+$/.exec(rootRef)?.[1] ?? '';
       doc = { documentId: capture.documentId, url: capture.url, known: new Map(), current, mainPrefix };
@@ -81,6 +87,20 @@ export class RefManager {
     return { capture, formatted };
   }
 
+  private retire(page: Page, doc: DocumentRefs): void {
+    const list = this.retired.get(page) ?? [];
+    list.push({ url: doc.url, refs: new Set(doc.known.keys()) });
+    if (list.length > RETIRED_DOCUMENTS) list.shift();
+    this.retired.set(page, list);
+  }
+
+  /** The URL of the earlier document that handed out `ref`, if the current one never did. */
+  private retiredOwner(page: Page, ref: string): string | undefined {
+    const list = this.retired.get(page) ?? [];
+    for (let i = list.length - 1; i >= 0; i--) if (list[i]!.refs.has(ref)) return list[i]!.url;
+    return undefined;
+  }
+
   /** True when a snapshot of the page's current document exists. */
   hasSnapshot(page: Page): boolean {
     return this.documents.has(page);
@@ -90,7 +110,19 @@ export class RefManager {
     let ref = normalizeRef(rawRef);
     const notices: string[] = [];
     let doc = this.documents.get(page);
-    if (doc?.mainPrefix && /^e\d+$/.test(ref) && !doc.known.has(ref)) ref = doc.mainPrefix + ref;
+    if (doc && !doc.known.has(ref)) {
+      // A ref the tab handed out for a page it has since left: never map it onto the new page.
+      const formerUrl = this.retiredOwner(page, ref);
+      if (formerUrl !== undefined) {
+        const taken = await this.snapshot(page);
+        throw new BrowserToolError(
+          'stale_ref',
+          `${action}: ${ref} belongs to a page this tab has left (${formerUrl}); it now shows ${taken.capture.url}, where ${ref} does not exist.`,
+          { snapshot: taken.formatted.text },
+        );
+      }
+      if (doc.mainPrefix && /^e\d+$/.test(ref)) ref = doc.mainPrefix + ref;
+    }
 
     if (!doc) {
       const taken = await this.snapshot(page);

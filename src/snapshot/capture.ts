@@ -103,7 +103,20 @@ function hasIframe(nodes: Array<AriaNode | string>): boolean {
   return nodes.some((n) => typeof n !== 'string' && (n.role === 'iframe' || hasIframe(n.children ?? [])));
 }
 
+/** A snapshot taken while the page navigates loses its execution context; wait for the new document and retry. */
 export async function capturePage(page: Page): Promise<Capture> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await captureOnce(page);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (attempt >= 2 || !/Execution context was destroyed|Cannot find context|navigat/i.test(message)) throw error;
+      await page.waitForLoadState('domcontentloaded', { timeout: 5_000 }).catch(() => {});
+    }
+  }
+}
+
+async function captureOnce(page: Page): Promise<Capture> {
   const [tree, facts, title] = await Promise.all([
     page.ariaSnapshotJSON({ mode: 'ai', boxes: true }) as Promise<unknown>,
     page.evaluate(collectPageFacts),

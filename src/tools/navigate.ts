@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ResolvedConfig } from '../config.js';
-import { BrowserToolError } from '../errors.js';
+import type { Page } from 'playwright-core';
+import { BrowserToolError, toBrowserToolError } from '../errors.js';
 import { defineBrowserTool } from './defineTool.js';
 
 const LOCAL_HOST = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\]|0\.0\.0\.0)(:\d+)?(\/|$)/i;
@@ -48,6 +49,25 @@ export function isAllowedHost(hostname: string, allowed: string[]): boolean {
   );
 }
 
+/**
+ * Chromium shows its own error page after a failed navigation, and loads it after `goto` has already
+ * failed. Let it settle, then go back so the model finds the page it was on.
+ */
+async function restoreAfterFailedNavigation(page: Page, previousUrl: string, error: unknown): Promise<BrowserToolError> {
+  const mapped = toBrowserToolError(error, 'navigate');
+  await page.waitForURL((url) => url.protocol === 'chrome-error:', { waitUntil: 'load', timeout: 2_000 }).catch(() => {});
+  if (page.url().startsWith('chrome-error:') && previousUrl && previousUrl !== 'about:blank') {
+    await page.goBack({ waitUntil: 'domcontentloaded', timeout: 5_000 }).catch(() => {});
+  }
+  const back = page.url() === previousUrl;
+  return new BrowserToolError(mapped.code, mapped.message, {
+    hint: back
+      ? 'Check the URL for typos, or try another address. The tab is back on the previous page; take browser_snapshot if you need its refs.'
+      : 'Check the URL for typos, or try another address. The tab shows an error page now.',
+    retryable: mapped.retryable,
+  });
+}
+
 export const navigateTool = defineBrowserTool({
   id: 'browser_navigate',
   description:
@@ -67,11 +87,13 @@ export const navigateTool = defineBrowserTool({
   },
   async handle({ url, waitUntil }, { page, refs, config }) {
     const target = normalizeUrl(url, config);
+    const previousUrl = page.url();
     let response;
     try {
       response = await page.goto(target, { waitUntil: waitUntil ?? 'load', timeout: config.navigationTimeout });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
+      if (/net::ERR_/.test(message)) throw await restoreAfterFailedNavigation(page, previousUrl, error);
       if (/Timeout \d+ms exceeded/.test(message) && page.url() !== 'about:blank') {
         // The page is there but never finished loading: show what loaded so far.
         const partial = await refs.snapshot(page).catch(() => undefined);

@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BrowserToolset, DEFAULT_CHROMIUM_ARGS, findChromeExecutable } from '../src/index.js';
+import { startServer, type TestServer } from './helpers/server.js';
+import { OFFLINE_ARGS, call, childBrowserPids, createTestToolset, refOf } from './helpers/toolset.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function waitFor(check: () => Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    if (await check()) return;
+    await sleep(100);
+  }
+  throw new Error(`gave up waiting for ${what}`);
+}
+
+describe('browser lifecycle', () => {
+  it('finds a Chrome or Chromium on this machine', () => {
+    expect(findChromeExecutable()).toBeTruthy();
+  });
+
+  it('launches lazily, once for concurrent first calls, and close() leaves no browser process', async () => {
+    const before = await childBrowserPids();
+    const browser = createTestToolset();
+    expect(await childBrowserPids()).toEqual(before);
+
+    const results = await Promise.all([
+      call(browser, 'browser_navigate', { url: server.url('/fixtures/list.html') }),
+      call(browser, 'browser_snapshot', {}),
+      call(browser, 'browser_snapshot', { scope: 'page' }),
+    ]);
+    expect(results.map((r) => r.ok)).toEqual([true, true, true]);
+    const launched = (await childBrowserPids()).filter((pid) => !before.includes(pid));
+    expect(launched).toHaveLength(1);
+
+    await browser.close();
+    await browser.close(); // idempotent
+    await waitFor(async () => (await childBrowserPids()).every((pid) => before.includes(pid)), 'chromium to exit');
+
+    // A closed toolset starts a new browser on the next call.
+    const again = await call(browser, 'browser_navigate', { url: server.url('/fixtures/list.html') });
+    expect(again.ok).toBe(true);
+    await browser.close();
+  });
+
+  it('a browser killed between calls is relaunched, and the result says the page state was lost', async () => {
+    const browser = createTestToolset();
+    try {
+      const before = await childBrowserPids();
+      const first = await call(browser, 'browser_navigate', { url: server.url('/fixtures/form.html') });
+      await call(browser, 'browser_type', { ref: refOf(first.snapshot, 'textbox', 'Full name *'), text: 'Ada' });
+      const [pid] = (await childBrowserPids()).filter((p) => !before.includes(p));
+      process.kill(pid!, 'SIGKILL');
+      await waitFor(async () => !(await childBrowserPids()).includes(pid!), 'chromium to die');
+
+      const next = await call(browser, 'browser_snapshot', {});
+      expect(next.ok).toBe(true);
+      expect(next.notices.join(' ')).toMatch(/browser had closed .* restarted.*form input.*lost/i);
+      expect(next.snapshot).toContain('about:blank');
+
+      const recovered = await call(browser, 'browser_navigate', { url: server.url('/fixtures/list.html') });
+      expect(recovered.ok).toBe(true);
+      expect(recovered.notices).toBeUndefined();
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('a crashed tab is replaced, and the next call says so', async () => {
+    const browser = createTestToolset();
+    try {
+      await call(browser, 'browser_navigate', { url: server.url('/fixtures/list.html') });
+      const page = await browser.page();
+      const crashed = new Promise((resolve) => page.once('crash', resolve));
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Page.crash').catch(() => {});
+      await crashed;
+      const next = await call(browser, 'browser_navigate', { url: server.url('/fixtures/list.html') });
+      expect(next.ok).toBe(true);
+      expect(next.notices.join(' ')).toMatch(/tab crashed/i);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('a missing browser gives browser_not_found with a hint, without throwing', async () => {
+    const browser = new BrowserToolset({ executablePath: '/nonexistent/chrome' });
+    const result = await call(browser, 'browser_navigate', { url: server.url('/fixtures/list.html') });
+    expect(result.ok).toBe(false);
+    expect(result.error.code).toBe('browser_not_found');
+    expect(result.error.hint).toMatch(/executablePath|cdpUrl/);
+    await browser.close();
+  });
+
+  it('attaches to a running browser with cdpUrl, and close() leaves that browser running', async () => {
+    const { spawn } = await import('node:child_process');
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const profile = mkdtempSync(join(tmpdir(), 'mbt-cdp-'));
+    const chrome = spawn(findChromeExecutable()!, [
+      '--headless=new', '--remote-debugging-port=0', `--user-data-dir=${profile}`, ...DEFAULT_CHROMIUM_ARGS, ...OFFLINE_ARGS, 'about:blank',
+    ]);
+    try {
+      const wsUrl = await new Promise<string>((resolve, reject) => {
+        let err = '';
+        chrome.stderr.on('data', (chunk) => {
+          err += chunk;
+          const match = /DevTools listening on (ws:\/\/\S+)/.exec(err);
+          if (match) resolve(match[1]!);
+        });
+        chrome.on('exit', () => reject(new Error(`chromium exited: ${err}`)));
+      });
+      const browser = new BrowserToolset({ cdpUrl: wsUrl });
+      const result = await call(browser, 'browser_navigate', { url: server.url('/fixtures/page-a.html') });
+      expect(result.ok).toBe(true);
+      expect(result.title).toBe('Page A');
+      await browser.close();
+      expect(chrome.exitCode).toBeNull();
+    } finally {
+      chrome.kill('SIGKILL');
+      rmSync(profile, { recursive: true, force: true });
+    }
+  });
+});

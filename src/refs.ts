@@ -110,6 +110,8 @@ export class RefManager {
     let ref = normalizeRef(rawRef);
     const notices: string[] = [];
     let doc = this.documents.get(page);
+    // A bare number names an element of the page as it is now, so it takes the current main-frame prefix.
+    if (doc?.mainPrefix && /^\s*\d+\s*$/.test(rawRef)) ref = doc.mainPrefix + ref;
     if (doc && !doc.known.has(ref)) {
       // A ref the tab handed out for a page it has since left: never map it onto the new page.
       const formerUrl = this.retiredOwner(page, ref);
@@ -121,7 +123,6 @@ export class RefManager {
           { snapshot: taken.formatted.text },
         );
       }
-      if (doc.mainPrefix && /^e\d+$/.test(ref)) ref = doc.mainPrefix + ref;
     }
 
     if (!doc) {

@@ -125,8 +125,11 @@ describe('browser lifecycle', () => {
       await browser.close();
       expect(chrome.exitCode).toBeNull();
     } finally {
+      const exited = new Promise((resolve) => (chrome.exitCode === null ? chrome.once('exit', resolve) : resolve(null)));
       chrome.kill('SIGKILL');
-      rmSync(profile, { recursive: true, force: true });
+      await exited;
+      // Chromium's helper processes may still be writing the profile for a moment.
+      rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     }
   });
 });

@@ -151,11 +151,11 @@ describe('browser_type', () => {
     await call(browser, 'browser_navigate', { url: server.url('/fixtures/form.html') });
     const snap = (await call(browser, 'browser_snapshot', {})).snapshot;
     const name = refOf(snap, 'textbox', 'Full name *');
-    expect((await call(browser, 'browser_type', { ref: name, text: 'Ada' })).value).toBe('Ada');
-    expect((await call(browser, 'browser_type', { ref: name, text: ' Lovelace', clear: false })).value).toBe('Ada Lovelace');
-    expect((await call(browser, 'browser_type', { ref: name, text: 'Grace' })).value).toBe('Grace');
+    expect((await call(browser, 'browser_type', { ref: name, text: 'Ada' })).fieldValue).toBe('Ada');
+    expect((await call(browser, 'browser_type', { ref: name, text: ' Lovelace', clear: false })).fieldValue).toBe('Ada Lovelace');
+    expect((await call(browser, 'browser_type', { ref: name, text: 'Grace' })).fieldValue).toBe('Grace');
     const slow = await call(browser, 'browser_type', { ref: refOf(snap, 'searchbox', 'Search'), text: 'kettle', slowly: true });
-    expect(slow.value).toBe('kettle');
+    expect(slow.fieldValue).toBe('kettle');
   });
 
   it('masks password values in its result', async () => {
@@ -163,7 +163,7 @@ describe('browser_type', () => {
     const snap = (await call(browser, 'browser_snapshot', {})).snapshot;
     const result = await call(browser, 'browser_type', { ref: refOf(snap, 'textbox', 'Password *'), text: 's3cret!' });
     expect(result.ok).toBe(true);
-    expect(result.value).toBe('••••••');
+    expect(result.fieldValue).toBe('••••••');
     expect(JSON.stringify(result)).not.toContain('s3cret!');
   });
 

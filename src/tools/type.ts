@@ -50,7 +50,8 @@ export const typeTool = defineBrowserTool({
   output: {
     ref: z.string(),
     typedInto: z.string().describe('Role and name of the field.'),
-    value: z.string().describe('The value of the field after typing (masked for password fields).'),
+    // Not named `value`: Mastra hands a result with a top-level `value` to the model as that value alone.
+    fieldValue: z.string().describe('The value of the field after typing (masked for password fields).'),
     submitted: z.boolean(),
     ...effectsShape,
   },
@@ -92,6 +93,6 @@ export const typeTool = defineBrowserTool({
     if (!submit && value !== text && replace) {
       call.notices.push(`The field holds ${password ? 'a different value' : JSON.stringify(value)} rather than the text sent: the page may limit or format what it accepts.`);
     }
-    return { ref: target.ref, typedInto: label, value: password ? MASK : value, submitted: !!submit, ...effects };
+    return { ref: target.ref, typedInto: label, fieldValue: password ? MASK : value, submitted: !!submit, ...effects };
   },
 });

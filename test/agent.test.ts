@@ -1,0 +1,102 @@
+import { Agent } from '@mastra/core/agent';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { BrowserToolset } from '../src/index.js';
+import { startServer, type TestServer } from './helpers/server.js';
+import { scriptedModel, type ToolResultSeen } from './helpers/scriptedModel.js';
+import { createTestToolset, refOf } from './helpers/toolset.js';
+
+let server: TestServer;
+let browser: BrowserToolset;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = createTestToolset();
+});
+afterAll(async () => {
+  await browser.close();
+  await server.close();
+});
+
+it('a Mastra Agent signs up through the tools: the server receives the form and the model sees structured results', async () => {
+  const seenByModel: ToolResultSeen[][] = [];
+  // The "model" reads refs out of the snapshot text it was given, as an LLM would.
+  const model = scriptedModel((results, turn) => {
+    seenByModel.push(results);
+    const last = results.at(-1);
+    switch (turn) {
+      case 0:
+        return { tools: [{ name: 'browser_navigate', input: { url: server.url('/fixtures/form.html') } }] };
+      case 1: {
+        const snapshot: string = last!.output.snapshot;
+        return {
+          tools: [
+            { name: 'browser_type', input: { ref: refOf(snapshot, 'textbox', 'Full name *'), text: 'Ada Lovelace' } },
+            { name: 'browser_type', input: { ref: refOf(snapshot, 'textbox', 'Email *'), text: 'ada@example.com' } },
+            { name: 'browser_type', input: { ref: refOf(snapshot, 'textbox', 'Password *'), text: 'correct horse' } },
+            { name: 'browser_click', input: { ref: refOf(snapshot, 'checkbox', 'I accept the terms') } },
+          ],
+        };
+      }
+      case 2:
+        return { tools: [{ name: 'browser_snapshot', input: {} }] };
+      case 3:
+        return { tools: [{ name: 'browser_click', input: { ref: refOf(last!.output.snapshot, 'button', 'Create account') } }] };
+      default:
+        return { text: `Done: ${last!.output.url}` };
+    }
+  });
+
+  const agent = new Agent({
+    id: 'web',
+    name: 'web',
+    instructions: 'You use a web browser to complete tasks.',
+    model,
+    tools: browser.tools,
+  });
+  const result = await agent.generate('Sign up as Ada Lovelace on the local site.', { maxSteps: 8 });
+
+  // The page really changed: the server got the form with every value.
+  expect(server.submissions).toHaveLength(1);
+  expect(server.submissions[0]!.fields).toEqual({
+    name: 'Ada Lovelace',
+    email: 'ada@example.com',
+    password: 'correct horse',
+    plan: 'pro',
+    terms: 'yes',
+    code: 'WELCOME',
+    q: '',
+  });
+  expect(result.text).toBe(`Done: ${server.url('/submit')}`);
+
+  // What the model received are the structured results, not stack traces or strings.
+  const final = seenByModel.at(-1)!;
+  expect(final.map((r) => r.toolName)).toEqual([
+    'browser_navigate',
+    'browser_type',
+    'browser_type',
+    'browser_type',
+    'browser_click',
+    'browser_snapshot',
+    'browser_click',
+  ]);
+  expect(final[0]!.output).toMatchObject({ ok: true, status: 200, title: 'Create your account' });
+  expect(final[3]!.output).toMatchObject({ ok: true, fieldValue: '••••••' });
+  expect(final[5]!.output.snapshot).toMatch(/checkbox "I accept the terms" checked/);
+  expect(final[6]!.output).toMatchObject({ ok: true, navigated: true, url: server.url('/submit') });
+  expect(JSON.stringify(final)).not.toContain('correct horse');
+});
+
+it('a tool error reaches the model as a structured result and the agent recovers', async () => {
+  const model = scriptedModel((results, turn) => {
+    const last = results.at(-1);
+    if (turn === 0) return { tools: [{ name: 'browser_navigate', input: { url: 'javascript:alert(1)' } }] };
+    if (turn === 1) {
+      expect(last!.output).toMatchObject({ ok: false, error: { code: 'invalid_input', retryable: false } });
+      return { tools: [{ name: 'browser_navigate', input: { url: server.url('/fixtures/list.html') } }] };
+    }
+    return { text: last!.output.ok ? 'recovered' : 'failed' };
+  });
+  const agent = new Agent({ id: 'web2', name: 'web2', instructions: 'Browse.', model, tools: browser.tools });
+  const result = await agent.generate('Open the list.', { maxSteps: 5 });
+  expect(result.text).toBe('recovered');
+});

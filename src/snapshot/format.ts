@@ -34,7 +34,7 @@ const LEAF_CONTROLS = new Set([
 const COMPOSITE_CONTROLS = new Set(['treeitem', 'listbox']);
 /** Containers worth a header line so the model knows where a control sits. */
 const SECTIONS = new Set([
-  'dialog', 'alertdialog', 'iframe', 'navigation', 'form', 'search', 'menu', 'menubar', 'tablist', 'tree', 'table', 'grid', 'banner', 'main', 'contentinfo', 'complementary', 'region',
+  'dialog', 'alertdialog', 'iframe', 'navigation', 'form', 'search', 'menu', 'menubar', 'tablist', 'tree', 'table', 'grid', 'banner', 'contentinfo', 'complementary', 'region',
 ]);
 const MODAL_ROLES = new Set(['dialog', 'alertdialog']);
 const VALUE_ROLES = new Set(['textbox', 'searchbox', 'spinbutton', 'slider']);
@@ -102,7 +102,7 @@ function shortUrl(url: string, base: URL | undefined): string {
 function hasRefDescendant(node: AriaNode, roles: Set<string>): boolean {
   for (const child of node.children ?? []) {
     if (typeof child === 'string') continue;
-    if ((child.ref && (roles.has(child.role) || child.cursor === 'pointer')) || hasRefDescendant(child, roles)) return true;
+    if ((child.ref && roles.has(child.role)) || hasRefDescendant(child, roles)) return true;
   }
   return false;
 }

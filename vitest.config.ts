@@ -8,5 +8,7 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    reporters: ['default', 'json'],
+    outputFile: { json: 'test-results.json' },
   },
 });

@@ -1,5 +1,6 @@
 import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { delimiter, join, resolve } from 'node:path';
 import { BrowserToolError } from './errors.js';
 
 export interface BrowserToolsetConfig {
@@ -26,6 +27,19 @@ export interface BrowserToolsetConfig {
   allowedDomains?: string[];
   /** Default token budget of `browser_snapshot` and of snapshots attached to results. Default: 2,000. */
   snapshotMaxTokens?: number;
+  /**
+   * What to do with `confirm()` and `prompt()` dialogs. `ask` (default): leave them open and let the agent answer
+   * with browser_dialog. Alerts and beforeunload are always accepted.
+   */
+  dialogPolicy?: 'ask' | 'accept' | 'dismiss';
+  /** Where downloads are saved. Default: a `mastra-browser-downloads` folder in the OS temp directory. */
+  downloadDir?: string;
+  /** The only directory browser_upload may read files from. Uploads are refused when unset. */
+  uploadDir?: string;
+  /** Offer browser_evaluate, which runs arbitrary JavaScript in the page. Default: false. */
+  allowEvaluate?: boolean;
+  /** Choose the tools offered to the model, by id, e.g. `{ exclude: ['browser_screenshot'] }` for a text-only model. */
+  tools?: { include?: string[]; exclude?: string[] };
 }
 
 export interface ResolvedConfig {
@@ -39,6 +53,11 @@ export interface ResolvedConfig {
   allowedSchemes: string[];
   allowedDomains?: string[];
   snapshotMaxTokens: number;
+  dialogPolicy: 'ask' | 'accept' | 'dismiss';
+  downloadDir: string;
+  uploadDir?: string;
+  allowEvaluate: boolean;
+  tools: { include?: string[]; exclude?: string[] };
 }
 
 /**
@@ -75,6 +94,11 @@ export function resolveConfig(config: BrowserToolsetConfig = {}): ResolvedConfig
     allowedSchemes: (config.allowedSchemes ?? []).map((s) => s.replace(/:$/, '').toLowerCase()),
     allowedDomains: config.allowedDomains?.map((d) => d.toLowerCase()),
     snapshotMaxTokens: positive(config.snapshotMaxTokens, 2_000, 'snapshotMaxTokens'),
+    dialogPolicy: config.dialogPolicy ?? 'ask',
+    downloadDir: resolve(config.downloadDir ?? join(tmpdir(), 'mastra-browser-downloads')),
+    uploadDir: config.uploadDir === undefined ? undefined : resolve(config.uploadDir),
+    allowEvaluate: config.allowEvaluate ?? false,
+    tools: config.tools ?? {},
   };
 }
 

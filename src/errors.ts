@@ -14,6 +14,7 @@ export const ERROR_CODES = [
   'not_editable',
   'timeout',
   'navigation_failed',
+  'dialog_open',
   'invalid_input',
   'browser_not_found',
   'browser_closed',
@@ -69,6 +70,10 @@ const DEFAULT_HINTS: Record<ErrorCode, { hint: string; retryable: boolean }> = {
   navigation_failed: {
     hint: 'Check the URL for typos, or try another address. The previous page is still open.',
     retryable: false,
+  },
+  dialog_open: {
+    hint: 'A dialog is waiting for an answer and blocks the page. Answer it with browser_dialog (accept true or false), then continue.',
+    retryable: true,
   },
   invalid_input: {
     hint: 'Fix the arguments as described in the message and call the tool again.',

@@ -4,6 +4,7 @@
  */
 import type { Locator, Page } from 'playwright-core';
 import { BrowserToolError } from './errors.js';
+import { isHiddenRef } from './hiddenRefs.js';
 import { capturePage, currentDocumentId, type Capture } from './snapshot/capture.js';
 import { formatSnapshot, indexRefs, type FormatOptions, type FormattedSnapshot } from './snapshot/format.js';
 
@@ -21,6 +22,8 @@ interface DocumentRefs {
   current: Map<string, RefInfo>;
   /** Playwright prefixes main-frame refs after the first navigation (`f2e5`); a bare `5` means `f2e5` then. */
   mainPrefix: string;
+  /** The latest capture of this document, the "before" of the next action's diff. */
+  capture: Capture;
 }
 
 export interface TakenSnapshot {
@@ -77,11 +80,12 @@ export class RefManager {
       if (doc) this.retire(page, doc);
       const rootRef = capture.tree.find((n) => typeof n !== 'string' && n.ref)?.ref ?? '';
       const mainPrefix = /^(f\d+)e\d+$/.exec(rootRef)?.[1] ?? '';
-      doc = { documentId: capture.documentId, url: capture.url, known: new Map(), current, mainPrefix };
+      doc = { documentId: capture.documentId, url: capture.url, known: new Map(), current, mainPrefix, capture };
       this.documents.set(page, doc);
     }
     doc.current = current;
     doc.url = capture.url;
+    doc.capture = capture;
     for (const [ref, info] of current) doc.known.set(ref, info);
     const formatted = formatSnapshot(capture, { ...this.defaults(), ...options });
     return { capture, formatted };
@@ -99,6 +103,12 @@ export class RefManager {
     const list = this.retired.get(page) ?? [];
     for (let i = list.length - 1; i >= 0; i--) if (list[i]!.refs.has(ref)) return list[i]!.url;
     return undefined;
+  }
+
+  /** The latest capture of the page, if it shows document `documentId`. */
+  lastCapture(page: Page, documentId: number | undefined): Capture | undefined {
+    const doc = this.documents.get(page);
+    return doc && doc.documentId === documentId ? doc.capture : undefined;
   }
 
   /** True when a snapshot of the page's current document exists. */
@@ -176,6 +186,11 @@ export class RefManager {
         notices.push(`${ref} was re-rendered by the page; acted on ${newRef}, the only ${describe(wanted)} now on the page. Use ${newRef} from now on.`);
         return { ref: newRef, locator, ...wanted, notices };
       }
+    }
+    if (twins.length === 0 && (await isHiddenRef(page, ref))) {
+      throw new BrowserToolError('element_not_visible', `${action}: ${ref} (${describe(wanted)}) is still on the page but hidden.`, {
+        snapshot: taken.formatted.text,
+      });
     }
     throw new BrowserToolError(
       'stale_ref',

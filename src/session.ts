@@ -3,15 +3,16 @@
  * with the events (dialogs, popups, crashes) each action needs to report.
  */
 import { BrowserManager } from 'agent-browser';
-import type { BrowserContext, Dialog, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { requireChromeExecutable, type ResolvedConfig } from './config.js';
 import { BrowserToolError, toBrowserToolError } from './errors.js';
+import { PageEvents } from './pageEvents.js';
 
-export interface DialogEvent {
-  type: string;
-  message: string;
-  /** What the toolset did with it: alerts are accepted, confirm and prompt dismissed (the safe answer). */
-  handled: 'accepted' | 'dismissed';
+export interface TabInfo {
+  index: number;
+  url: string;
+  title: string;
+  active: boolean;
 }
 
 export interface ActivePage {
@@ -26,8 +27,7 @@ export class BrowserSession {
   private closing: Promise<void> | undefined;
   /** Set when the browser or the active tab died; reported once by the next call. */
   private lostState: string | undefined;
-  private readonly dialogs = new WeakMap<Page, DialogEvent[]>();
-  private readonly trackedPages = new WeakSet<Page>();
+  private readonly events = new WeakMap<Page, PageEvents>();
   private readonly trackedContexts = new WeakSet<BrowserContext>();
 
   constructor(readonly config: ResolvedConfig) {}
@@ -63,11 +63,53 @@ export class BrowserSession {
     return { page, notices };
   }
 
-  /** Dialogs that appeared on `page` since the last call, oldest first. */
-  takeDialogs(page: Page): DialogEvent[] {
-    const events = this.dialogs.get(page) ?? [];
-    this.dialogs.set(page, []);
-    return events;
+  /** Dialogs and downloads of a tab. */
+  eventsOf(page: Page): PageEvents {
+    this.track(page);
+    return this.events.get(page)!;
+  }
+
+  async tabs(): Promise<TabInfo[]> {
+    const manager = await this.ensureManager();
+    return manager.listTabs();
+  }
+
+  /** Opens a tab and makes it active. */
+  async newTab(): Promise<Page> {
+    const manager = await this.ensureManager();
+    await manager.newTab();
+    const page = manager.getPage();
+    this.track(page);
+    return page;
+  }
+
+  async switchTab(index: number): Promise<Page> {
+    const manager = await this.ensureManager();
+    const count = manager.getPages().length;
+    if (!Number.isInteger(index) || index < 0 || index >= count) {
+      throw new BrowserToolError('invalid_input', `There is no tab ${index}; tabs are numbered 0 to ${count - 1}.`, {
+        hint: 'Call browser_tabs with action "list" to see the open tabs.',
+      });
+    }
+    await manager.switchTo(index);
+    const page = manager.getPage();
+    await page.bringToFront().catch(() => {});
+    return page;
+  }
+
+  async closeTab(index?: number): Promise<void> {
+    const manager = await this.ensureManager();
+    const count = manager.getPages().length;
+    const target = index ?? manager.getActiveIndex();
+    if (!Number.isInteger(target) || target < 0 || target >= count) {
+      throw new BrowserToolError('invalid_input', `There is no tab ${target}; tabs are numbered 0 to ${count - 1}.`);
+    }
+    if (count === 1) {
+      // Closing the last tab would end the browser session; leave an empty tab instead.
+      await manager.getPage().goto('about:blank');
+      return;
+    }
+    await manager.closeTab(target);
   }
 
   /** Pages of the browser, for telling whether an action opened a new tab. */
@@ -147,10 +189,8 @@ export class BrowserSession {
   }
 
   private track(page: Page): void {
-    if (this.trackedPages.has(page)) return;
-    this.trackedPages.add(page);
-    this.dialogs.set(page, []);
-    page.on('dialog', (dialog: Dialog) => void this.answerDialog(page, dialog));
+    if (this.events.has(page)) return;
+    this.events.set(page, new PageEvents(page, { dialogPolicy: this.config.dialogPolicy, downloadDir: () => this.config.downloadDir }));
     page.on('crash', () => {
       this.lostState = 'The tab crashed and a new empty tab was opened';
       void page.close().catch(() => {});
@@ -161,13 +201,6 @@ export class BrowserSession {
       this.trackedContexts.add(context);
       context.on('page', (popup) => this.track(popup));
     }
-  }
-
-  private async answerDialog(page: Page, dialog: Dialog): Promise<void> {
-    const type = dialog.type();
-    const accept = type === 'alert' || type === 'beforeunload';
-    this.dialogs.get(page)?.push({ type, message: dialog.message(), handled: accept ? 'accepted' : 'dismissed' });
-    await (accept ? dialog.accept() : dialog.dismiss()).catch(() => {});
   }
 
   private async discard(manager: BrowserManager): Promise<void> {

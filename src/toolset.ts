@@ -1,24 +1,69 @@
 import { resolveConfig, type BrowserToolsetConfig, type ResolvedConfig } from './config.js';
+import { BrowserToolError } from './errors.js';
 import { RefManager } from './refs.js';
 import { BrowserSession } from './session.js';
+import { checkTool } from './tools/check.js';
 import { clickTool } from './tools/click.js';
 import type { ToolContext } from './tools/defineTool.js';
+import { dialogTool } from './tools/dialog.js';
+import { dragTool } from './tools/drag.js';
+import { evaluateTool } from './tools/evaluate.js';
+import { historyTool } from './tools/history.js';
+import { hoverTool } from './tools/hover.js';
 import { navigateTool } from './tools/navigate.js';
+import { pressTool } from './tools/press.js';
+import { readTool } from './tools/read.js';
+import { screenshotTool } from './tools/screenshot.js';
 import { scrollTool } from './tools/scroll.js';
+import { selectTool } from './tools/select.js';
 import { snapshotTool } from './tools/snapshot.js';
+import { tabsTool } from './tools/tabs.js';
 import { typeTool } from './tools/type.js';
+import { uploadTool } from './tools/upload.js';
+import { waitTool } from './tools/wait.js';
 
-function createTools(context: ToolContext) {
-  return {
-    browser_navigate: navigateTool(context),
-    browser_snapshot: snapshotTool(context),
-    browser_click: clickTool(context),
-    browser_type: typeTool(context),
-    browser_scroll: scrollTool(context),
-  };
+/** Every tool, in the order the model sees them: the common ones first. */
+const FACTORIES = {
+  browser_navigate: navigateTool,
+  browser_snapshot: snapshotTool,
+  browser_click: clickTool,
+  browser_type: typeTool,
+  browser_select: selectTool,
+  browser_check: checkTool,
+  browser_press: pressTool,
+  browser_scroll: scrollTool,
+  browser_hover: hoverTool,
+  browser_drag: dragTool,
+  browser_history: historyTool,
+  browser_tabs: tabsTool,
+  browser_wait: waitTool,
+  browser_dialog: dialogTool,
+  browser_read: readTool,
+  browser_screenshot: screenshotTool,
+  browser_upload: uploadTool,
+  browser_evaluate: evaluateTool,
+};
+
+export type BrowserToolId = keyof typeof FACTORIES;
+export const BROWSER_TOOL_IDS = Object.keys(FACTORIES) as BrowserToolId[];
+export type BrowserTools = { [K in BrowserToolId]: ReturnType<(typeof FACTORIES)[K]> };
+
+function chooseTools(config: ResolvedConfig): BrowserToolId[] {
+  const { include, exclude } = config.tools;
+  for (const id of [...(include ?? []), ...(exclude ?? [])]) {
+    if (!(id in FACTORIES)) {
+      throw new BrowserToolError('invalid_input', `BrowserToolset config: unknown tool "${id}". Known tools: ${BROWSER_TOOL_IDS.join(', ')}.`);
+    }
+  }
+  return BROWSER_TOOL_IDS.filter(
+    (id) =>
+      (include ? include.includes(id) : true) &&
+      !exclude?.includes(id) &&
+      // Arbitrary JavaScript is opt-in, and uploads need a directory to read from.
+      (id !== 'browser_evaluate' || config.allowEvaluate) &&
+      (id !== 'browser_upload' || config.uploadDir !== undefined),
+  );
 }
-
-export type BrowserTools = ReturnType<typeof createTools>;
 
 /**
  * A browser for one agent (or one conversation): hand `tools` to a Mastra Agent and call `close()`
@@ -26,6 +71,7 @@ export type BrowserTools = ReturnType<typeof createTools>;
  */
 export class BrowserToolset {
   readonly config: ResolvedConfig;
+  /** The tools this config offers, keyed by id. Tools left out by the config are absent. */
   readonly tools: BrowserTools;
   private readonly session: BrowserSession;
   private queue: Promise<unknown> = Promise.resolve();
@@ -34,7 +80,8 @@ export class BrowserToolset {
     this.config = resolveConfig(config);
     this.session = new BrowserSession(this.config);
     const refs = new RefManager(() => ({ scope: 'viewport', maxTokens: this.config.snapshotMaxTokens }));
-    this.tools = createTools({ session: this.session, refs, config: this.config, exclusive: (work) => this.exclusive(work) });
+    const context: ToolContext = { session: this.session, refs, config: this.config, exclusive: (work) => this.exclusive(work) };
+    this.tools = Object.fromEntries(chooseTools(this.config).map((id) => [id, FACTORIES[id](context)])) as BrowserTools;
   }
 
   /** The Playwright page the tools act on, for custom steps in workflows and tests. Launches the browser if needed. */

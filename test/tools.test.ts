@@ -135,14 +135,21 @@ describe('browser_click', () => {
     expect((await call(browser, 'browser_snapshot', {})).snapshot).toContain('# Catalogue');
   });
 
-  it('reports dialogs: alerts accepted, confirms dismissed', async () => {
+  it('reports dialogs: alerts accepted, a confirm left for the agent to answer', async () => {
     await call(browser, 'browser_navigate', { url: server.url('/fixtures/list.html') });
     const snap = (await call(browser, 'browser_snapshot', {})).snapshot;
     const alert = await call(browser, 'browser_click', { ref: refOf(snap, 'button', 'Show alert') });
     expect(alert.dialogs).toEqual([{ type: 'alert', message: 'Saved!', handled: 'accepted' }]);
+
     const confirm = await call(browser, 'browser_click', { ref: refOf(snap, 'button', 'Delete everything') });
-    expect(confirm.dialogs).toEqual([{ type: 'confirm', message: 'Delete everything?', handled: 'dismissed' }]);
-    expect((await call(browser, 'browser_snapshot', {})).snapshot).toContain('cancelled');
+    expect(confirm.ok).toBe(true);
+    expect(confirm.dialogs).toEqual([{ type: 'confirm', message: 'Delete everything?', handled: 'pending' }]);
+    // While it is open the page is frozen: other tools say so instead of hanging.
+    const blocked = await call(browser, 'browser_snapshot', {});
+    expect(blocked.error.code).toBe('dialog_open');
+    const answered = await call(browser, 'browser_dialog', { accept: false });
+    expect(answered).toMatchObject({ ok: true, dialog: { type: 'confirm', handled: 'dismissed' } });
+    expect(answered.snapshot).toContain('cancelled');
   });
 });
 

@@ -320,15 +320,26 @@ function dropEmptySections(lines: Line[], keep: boolean[]): void {
   }
 }
 
-export function formatSnapshot(capture: Capture, options: FormatOptions): FormattedSnapshot {
-  const { metrics } = capture;
+function rootContext(capture: Capture): WalkContext {
   let pageUrl: URL | undefined;
   try {
     pageUrl = new URL(capture.url);
   } catch {
     pageUrl = undefined;
   }
-  const ctx: WalkContext = { depth: 0, offsetX: 0, offsetY: 0, inClickable: false, fields: capture.fields, pageUrl };
+  return { depth: 0, offsetX: 0, offsetY: 0, inClickable: false, fields: capture.fields, pageUrl };
+}
+
+/** Every line of the whole page, unindented, for comparing two captures of one document. */
+export function pageLines(capture: Capture): Array<{ text: string; ref?: string; kind: string }> {
+  const lines: Line[] = [];
+  walk(capture.tree, rootContext(capture), lines);
+  return lines.filter((line) => line.sectionEnd === undefined || MODAL_ROLES.has(line.kind)).map(({ text, ref, kind }) => ({ text, ref, kind }));
+}
+
+export function formatSnapshot(capture: Capture, options: FormatOptions): FormattedSnapshot {
+  const { metrics } = capture;
+  const ctx = rootContext(capture);
 
   let roots: Array<AriaNode | string> = capture.tree;
   let subtreeNote = '';

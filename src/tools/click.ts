@@ -30,7 +30,9 @@ export const clickTool = defineBrowserTool({
     await ensureVisible(target.locator, label);
     await ensureEnabled(target.locator, label);
     await ensureNotBlocked(target.locator, label, call.config.timeout);
-    const effects = await observeAction(call, () => target.locator.click({ button, clickCount, modifiers, timeout: call.config.timeout }));
+    const effects = await observeAction(call, () => target.locator.click({ button, clickCount, modifiers, timeout: call.config.timeout }), {
+      checkValidation: true,
+    });
     return { ref: target.ref, clicked: label, ...effects };
   },
 });

@@ -6,7 +6,7 @@ import { createTool } from '@mastra/core/tools';
 import type { Page } from 'playwright-core';
 import { z } from 'zod';
 import type { ResolvedConfig } from '../config.js';
-import { ERROR_CODES, toBrowserToolError } from '../errors.js';
+import { BrowserToolError, ERROR_CODES, toBrowserToolError } from '../errors.js';
 import type { RefManager } from '../refs.js';
 import type { BrowserSession } from '../session.js';
 
@@ -43,6 +43,10 @@ export interface BrowserToolDefinition<I extends z.ZodTypeAny, O extends z.ZodRa
   /** Shape of a successful result, besides `ok` and `notices`. */
   output: O;
   handle: (input: z.infer<I>, call: CallContext) => Promise<z.infer<z.ZodObject<O>>>;
+  /** Run even while a dialog blocks the page (only browser_dialog and browser_tabs need this). */
+  runsWhileDialogOpen?: boolean;
+  /** Shapes what the model receives, e.g. an image instead of JSON. */
+  toModelOutput?: (output: ToolResult<z.infer<z.ZodObject<O>>>) => unknown;
 }
 
 export function defineBrowserTool<I extends z.ZodTypeAny, O extends z.ZodRawShape>(definition: BrowserToolDefinition<I, O>) {
@@ -56,6 +60,7 @@ export function defineBrowserTool<I extends z.ZodTypeAny, O extends z.ZodRawShap
       description: definition.description,
       inputSchema: definition.input,
       outputSchema,
+      ...(definition.toModelOutput ? { toModelOutput: definition.toModelOutput as (output: unknown) => unknown } : {}),
       execute: async (input: z.infer<I>) => runTool(definition, context, input) as Promise<z.infer<typeof outputSchema>>,
     });
 }
@@ -70,6 +75,10 @@ async function runTool<I extends z.ZodTypeAny, O extends z.ZodRawShape>(
     return await context.exclusive(async () => {
       const active = await context.session.activePage();
       notices.push(...active.notices);
+      const pending = context.session.eventsOf(active.page).pendingDialog;
+      if (pending && !definition.runsWhileDialogOpen) {
+        throw new BrowserToolError('dialog_open', `A ${pending.type} dialog is open: ${JSON.stringify(pending.message)}. The page is frozen until it is answered.`);
+      }
       const data = await definition.handle(input, { ...context, page: active.page, notices });
       return { ok: true as const, ...data, ...(notices.length ? { notices } : {}) };
     });

@@ -1,30 +1,49 @@
 /**
- * What an action caused: a navigation, a new tab, a dialog. Wrapped around every action so each
- * result can say what happened without the model asking.
+ * What an action caused: a navigation, a new tab, a dialog, a download, a validation message, and a
+ * diff of the page. Wrapped around every action so each result says what happened without the model
+ * asking for a snapshot.
  */
 import type { Page, Request } from 'playwright-core';
 import { z } from 'zod';
+import type { Capture } from '../snapshot/capture.js';
+import { diffCaptures } from '../snapshot/diff.js';
 import type { CallContext } from './defineTool.js';
 
 export const effectsShape = {
   url: z.string().describe('The URL of the active tab after the action.'),
   navigated: z.boolean().describe('True when the action loaded a new page: refs from before are no longer valid.'),
+  changes: z
+    .string()
+    .optional()
+    .describe('How the page changed: "+" appeared, "~" changed (new state shown), "-" disappeared. Refs of unchanged elements stay valid.'),
+  snapshot: z.string().optional().describe('The new page, when the action loaded one or switched to a new tab.'),
   newTab: z
     .object({ url: z.string(), title: z.string() })
     .optional()
     .describe('A tab the action opened (target=_blank, window.open). It is now the active tab.'),
   dialogs: z
-    .array(z.object({ type: z.string(), message: z.string(), handled: z.enum(['accepted', 'dismissed']) }))
+    .array(
+      z.object({
+        type: z.string(),
+        message: z.string(),
+        handled: z.enum(['accepted', 'dismissed', 'pending']),
+        defaultValue: z.string().optional(),
+      }),
+    )
     .optional()
-    .describe('Dialogs (alert, confirm, prompt) the action opened, and how they were answered.'),
+    .describe('Dialogs the action opened. "pending" ones wait for browser_dialog.'),
+  downloads: z
+    .array(z.object({ file: z.string(), path: z.string(), bytes: z.number().optional(), error: z.string().optional() }))
+    .optional()
+    .describe('Files the action downloaded, saved on disk.'),
+  invalidFields: z
+    .array(z.string())
+    .optional()
+    .describe('Form fields the browser rejected, with its validation message.'),
 };
 
-export interface Effects {
-  url: string;
-  navigated: boolean;
-  newTab?: { url: string; title: string };
-  dialogs?: Array<{ type: string; message: string; handled: 'accepted' | 'dismissed' }>;
-}
+type EffectsSchema = z.ZodObject<typeof effectsShape>;
+export type Effects = z.infer<EffectsSchema>;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -75,32 +94,79 @@ function watchNavigation(page: Page) {
 
 const documentId = (page: Page) => page.evaluate(() => performance.timeOrigin).catch(() => undefined);
 
-export async function observeAction(call: CallContext, action: () => Promise<void>): Promise<Effects> {
-  const { page, session, config } = call;
+/** Fields the browser refused on submit (`:user-invalid`), named as a person would. */
+async function invalidFields(page: Page): Promise<string[]> {
+  return page
+    .evaluate(() =>
+      [...document.querySelectorAll(':user-invalid')].slice(0, 5).map((el) => {
+        const field = el as HTMLInputElement;
+        const label = field.labels?.[0]?.innerText?.trim() || field.getAttribute('aria-label') || field.name || field.placeholder || field.tagName.toLowerCase();
+        return `${label}: ${field.validationMessage}`;
+      }),
+    )
+    .catch(() => []);
+}
+
+export interface ObserveOptions {
+  /** Report `:user-invalid` fields when the action did not leave the page (clicks and Enter can submit forms). */
+  checkValidation?: boolean;
+}
+
+export async function observeAction(call: CallContext, action: () => Promise<unknown>, options: ObserveOptions = {}): Promise<Effects> {
+  const { page, session, config, refs } = call;
+  const events = session.eventsOf(page);
   const pagesBefore = new Set(session.pages());
   const documentBefore = await documentId(page);
+  const before: Capture | undefined = refs.lastCapture(page, documentBefore) ?? (await refs.snapshot(page).catch(() => undefined))?.capture;
+
   const navigation = watchNavigation(page);
+  let unsubscribe = () => {};
+  const dialogOpened = new Promise<'dialog'>((resolve) => {
+    unsubscribe = events.onPendingDialog(() => resolve('dialog'));
+  });
   try {
-    await action();
+    const running = action().then(() => 'done' as const);
+    const outcome = await Promise.race([running, dialogOpened]);
+    if (outcome === 'dialog') {
+      // The page is frozen until the dialog is answered; the action finishes after browser_dialog.
+      running.catch(() => {});
+      return { url: page.url(), navigated: false, dialogs: events.takeDialogs() };
+    }
     // Clicks and Enter start navigations asynchronously; give them a moment to begin.
     await sleep(80);
     if (navigation.started()) await navigation.settled(config.navigationTimeout);
   } finally {
     navigation.stop();
+    unsubscribe();
   }
 
   const effects: Effects = { url: page.isClosed() ? '' : page.url(), navigated: false };
-  if (!page.isClosed()) {
-    const documentAfter = await documentId(page);
-    effects.navigated = documentBefore !== undefined && documentAfter !== documentBefore;
-  }
+  const dialogs = events.takeDialogs();
+  if (dialogs.length) effects.dialogs = dialogs;
+  const downloads = await events.takeDownloads();
+  if (downloads.length) effects.downloads = downloads;
 
   const opened = session.pages().find((p) => !pagesBefore.has(p));
   if (opened) {
     await opened.waitForLoadState('domcontentloaded', { timeout: config.navigationTimeout }).catch(() => {});
     effects.newTab = { url: opened.url(), title: await opened.title().catch(() => '') };
+    effects.snapshot = (await refs.snapshot(opened)).formatted.text;
+    return effects;
   }
-  const dialogs = session.takeDialogs(page);
-  if (dialogs.length) effects.dialogs = dialogs;
+  if (page.isClosed()) return effects;
+
+  const documentAfter = await documentId(page);
+  effects.navigated = documentBefore !== undefined && documentAfter !== documentBefore;
+  const after = await refs.snapshot(page);
+  if (effects.navigated || !before) {
+    effects.snapshot = after.formatted.text;
+    return effects;
+  }
+  const diff = diffCaptures(before, after.capture);
+  if (diff.text) effects.changes = diff.text;
+  if (options.checkValidation) {
+    const invalid = await invalidFields(page);
+    if (invalid.length) effects.invalidFields = invalid;
+  }
   return effects;
 }

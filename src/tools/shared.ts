@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ResolvedRef } from '../refs.js';
+import type { CallContext } from './defineTool.js';
 
 export const refSchema = z
   .string()
@@ -10,4 +11,11 @@ export const refSchema = z
 export function targetLabel(target: Pick<ResolvedRef, 'ref' | 'role' | 'name'>): string {
   const name = target.name.length > 60 ? `${target.name.slice(0, 59)}…` : target.name;
   return `${target.ref} (${target.role}${name ? ` "${name}"` : ''})`;
+}
+
+/** Resolves a ref for an action and passes the ref manager's notices on to the result. */
+export async function resolveTarget(call: CallContext, ref: string, verb: string): Promise<ResolvedRef & { label: string }> {
+  const target = await call.refs.resolve(call.page, ref, `${verb} ${ref}`);
+  call.notices.push(...target.notices);
+  return { ...target, label: targetLabel(target) };
 }

@@ -64,35 +64,39 @@ export const typeTool = defineBrowserTool({
     await ensureEditable(locator, label);
     const timeout = call.config.timeout;
     const replace = clear ?? true;
+    let typed = { value: '', password: false };
 
-    if (slowly) {
-      if (replace) await locator.fill('', { timeout });
-      await locator.pressSequentially(text, { delay: 20, timeout: Math.max(timeout, text.length * 40) });
-    } else if (replace) {
-      await locator.fill(text, { timeout });
-    } else {
-      await locator.focus({ timeout });
-      await locator.evaluate((el) => {
-        if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) {
-          const end = el.value.length;
-          try {
-            el.setSelectionRange(end, end);
-          } catch {
-            // email and number inputs have no selection API; the caret is already at the end after focus
-          }
+    const effects = await observeAction(
+      call,
+      async () => {
+        if (slowly) {
+          if (replace) await locator.fill('', { timeout });
+          await locator.pressSequentially(text, { delay: 20, timeout: Math.max(timeout, text.length * 40) });
+        } else if (replace) {
+          await locator.fill(text, { timeout });
+        } else {
+          await locator.focus({ timeout });
+          await locator.evaluate((el) => {
+            if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) {
+              const end = el.value.length;
+              try {
+                el.setSelectionRange(end, end);
+              } catch {
+                // email and number inputs have no selection API; focus already put the caret at the end
+              }
+            }
+          });
+          await call.page.keyboard.insertText(text);
         }
-      });
-      await call.page.keyboard.insertText(text);
-    }
-    const { value, password } = await readField(locator);
+        typed = await readField(locator);
+        if (submit) await locator.press('Enter', { timeout });
+      },
+      { checkValidation: !!submit },
+    );
 
-    let effects;
-    if (submit) effects = await observeAction(call, () => locator.press('Enter', { timeout }));
-    else effects = { url: call.page.url(), navigated: false };
-
-    if (!submit && value !== text && replace) {
-      call.notices.push(`The field holds ${password ? 'a different value' : JSON.stringify(value)} rather than the text sent: the page may limit or format what it accepts.`);
+    if (!submit && typed.value !== text && replace) {
+      call.notices.push(`The field holds ${typed.password ? 'a different value' : JSON.stringify(typed.value)} rather than the text sent: the page may limit or format what it accepts.`);
     }
-    return { ref: target.ref, typedInto: label, fieldValue: password ? MASK : value, submitted: !!submit, ...effects };
+    return { ref: target.ref, typedInto: label, fieldValue: typed.password ? MASK : typed.value, submitted: !!submit, ...effects };
   },
 });

@@ -1,0 +1,109 @@
+/**
+ * What a tab did on its own between and during actions: dialogs it opened and files it downloaded.
+ * One `PageEvents` per tab, created by the session when it first sees the tab.
+ */
+import { mkdirSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { Dialog, Download, Page } from 'playwright-core';
+
+export type DialogPolicy = 'ask' | 'accept' | 'dismiss';
+
+export interface DialogEvent {
+  type: string;
+  message: string;
+  /** `pending`: still open, waiting for browser_dialog. */
+  handled: 'accepted' | 'dismissed' | 'pending';
+  defaultValue?: string;
+}
+
+export interface DownloadEvent {
+  file: string;
+  path: string;
+  bytes?: number;
+  error?: string;
+}
+
+export class PageEvents {
+  private dialogs: DialogEvent[] = [];
+  private downloads: DownloadEvent[] = [];
+  private pending: { dialog: Dialog; event: DialogEvent } | undefined;
+  private readonly saving = new Set<Promise<void>>();
+  private readonly dialogListeners = new Set<() => void>();
+
+  constructor(
+    page: Page,
+    private readonly options: { dialogPolicy: DialogPolicy; downloadDir: () => string },
+  ) {
+    page.on('dialog', (dialog) => this.onDialog(dialog));
+    page.on('download', (download) => this.track(this.onDownload(download)));
+  }
+
+  /** The dialog waiting for an answer, if any: while it is open the page runs no script. */
+  get pendingDialog(): DialogEvent | undefined {
+    return this.pending?.event;
+  }
+
+  /** Calls `listener` when a dialog is left open for the agent. Returns an unsubscribe function. */
+  onPendingDialog(listener: () => void): () => void {
+    this.dialogListeners.add(listener);
+    return () => this.dialogListeners.delete(listener);
+  }
+
+  async answer(accept: boolean, promptText?: string): Promise<DialogEvent | undefined> {
+    const pending = this.pending;
+    if (!pending) return undefined;
+    this.pending = undefined;
+    pending.event.handled = accept ? 'accepted' : 'dismissed';
+    await (accept ? pending.dialog.accept(promptText) : pending.dialog.dismiss()).catch(() => {});
+    return pending.event;
+  }
+
+  takeDialogs(): DialogEvent[] {
+    const events = this.dialogs;
+    this.dialogs = [];
+    return events;
+  }
+
+  /** Downloads finished (or failed) since the last call; waits for saves in progress. */
+  async takeDownloads(): Promise<DownloadEvent[]> {
+    await Promise.all(this.saving);
+    const events = this.downloads;
+    this.downloads = [];
+    return events;
+  }
+
+  private onDialog(dialog: Dialog): void {
+    const type = dialog.type();
+    const event: DialogEvent = { type, message: dialog.message(), handled: 'pending' };
+    if (type === 'prompt') event.defaultValue = dialog.defaultValue();
+    this.dialogs.push(event);
+    // Alerts only inform and beforeunload only asks to leave: answering them is always safe.
+    const decision = type === 'alert' || type === 'beforeunload' ? 'accept' : this.options.dialogPolicy;
+    if (decision === 'ask') {
+      this.pending = { dialog, event };
+      for (const listener of this.dialogListeners) listener();
+      return;
+    }
+    event.handled = decision === 'accept' ? 'accepted' : 'dismissed';
+    void (decision === 'accept' ? dialog.accept() : dialog.dismiss()).catch(() => {});
+  }
+
+  private async onDownload(download: Download): Promise<void> {
+    const file = basename(download.suggestedFilename()) || 'download';
+    const dir = this.options.downloadDir();
+    const path = join(dir, file);
+    try {
+      mkdirSync(dir, { recursive: true });
+      await download.saveAs(path);
+      const { statSync } = await import('node:fs');
+      this.downloads.push({ file, path, bytes: statSync(path).size });
+    } catch (error) {
+      this.downloads.push({ file, path, error: error instanceof Error ? error.message.split('\n')[0] : String(error) });
+    }
+  }
+
+  private track(promise: Promise<void>): void {
+    this.saving.add(promise);
+    void promise.finally(() => this.saving.delete(promise));
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * Diff: what an action changed on the page, as the lines of the snapshot format that appeared (+),
+ * changed (~) or disappeared (-). Unchanged elements keep their refs, so the model can go on acting.
+ */
+import type { Capture } from './capture.js';
+import { pageLines } from './format.js';
+import { countTokens } from './tokens.js';
+
+export interface SnapshotDiff {
+  /** The diff lines, or '' when nothing visible changed. */
+  text: string;
+  added: number;
+  changed: number;
+  removed: number;
+  /** True when the diff did not fit its budget and was cut. */
+  truncated: boolean;
+}
+
+export function diffCaptures(before: Capture, after: Capture, maxTokens = 400): SnapshotDiff {
+  const old = pageLines(before);
+  const now = pageLines(after);
+  const oldByRef = new Map(old.filter((l) => l.ref).map((l) => [l.ref!, l.text]));
+  const newRefs = new Set(now.filter((l) => l.ref).map((l) => l.ref!));
+  // Text lines have no identity: compare them as multisets.
+  const oldTexts = new Map<string, number>();
+  for (const line of old) if (!line.ref) oldTexts.set(line.text, (oldTexts.get(line.text) ?? 0) + 1);
+
+  const out: string[] = [];
+  let added = 0;
+  let changed = 0;
+  let removed = 0;
+  for (const line of now) {
+    if (line.ref) {
+      const previous = oldByRef.get(line.ref);
+      if (previous === undefined) {
+        out.push(`+ ${line.text}`);
+        added++;
+      } else if (previous !== line.text) {
+        out.push(`~ ${line.text}`);
+        changed++;
+      }
+      continue;
+    }
+    const left = oldTexts.get(line.text) ?? 0;
+    if (left > 0) oldTexts.set(line.text, left - 1);
+    else {
+      out.push(`+ ${line.text}`);
+      added++;
+    }
+  }
+  for (const line of old) {
+    if (line.ref ? !newRefs.has(line.ref) : (oldTexts.get(line.text) ?? 0) > 0) {
+      if (!line.ref) oldTexts.set(line.text, oldTexts.get(line.text)! - 1);
+      out.push(`- ${line.text}`);
+      removed++;
+    }
+  }
+
+  let truncated = false;
+  let tokens = 0;
+  const kept: string[] = [];
+  for (const line of out) {
+    tokens += countTokens(line) + 1;
+    if (tokens > maxTokens) {
+      truncated = true;
+      break;
+    }
+    kept.push(line);
+  }
+  if (truncated) kept.push(`… ${out.length - kept.length} more changes: take browser_snapshot to see the page`);
+  return { text: kept.join('\n'), added, changed, removed, truncated };
+}

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { defineBrowserTool } from './defineTool.js';
+import { effectsShape, observeAction } from './observe.js';
+
+export const historyTool = defineBrowserTool({
+  id: 'browser_history',
+  description: 'Go back or forward in the tab history, or reload the page. Returns the page you land on (URL and snapshot).',
+  input: z.object({ action: z.enum(['back', 'forward', 'reload']) }),
+  output: { moved: z.boolean().describe('False when there was no page to go back or forward to.'), ...effectsShape },
+  async handle({ action }, call) {
+    const { page, config } = call;
+    const options = { waitUntil: 'load' as const, timeout: config.navigationTimeout };
+    let moved = true;
+    const urlBefore = page.url();
+    const effects = await observeAction(call, async () => {
+      if (action === 'reload') await page.reload(options);
+      else {
+        const response = action === 'back' ? await page.goBack(options) : await page.goForward(options);
+        // Playwright answers null both for "no history entry" and for same-document moves; the URL tells them apart.
+        moved = response !== null || page.url() !== urlBefore;
+      }
+    });
+    if (!moved && !effects.navigated) call.notices.push(`There is no page to go ${action} to.`);
+    return { moved: moved || effects.navigated, ...effects };
+  },
+});

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { BrowserToolError } from '../errors.js';
+import { defineBrowserTool } from './defineTool.js';
+import { effectsShape, observeAction } from './observe.js';
+import { refSchema, resolveTarget } from './shared.js';
+
+export const pressTool = defineBrowserTool({
+  id: 'browser_press',
+  description:
+    'Press a key or a chord, e.g. "Enter", "Escape", "Tab", "ArrowDown", "Control+A", "Shift+Tab". With a ref the element is focused first; without one the key goes to whatever has focus. Returns what changed on the page.',
+  input: z.object({
+    key: z.string().min(1).max(64).describe('Key name as in KeyboardEvent.key ("Enter", "a", "PageDown"), or a chord joined with "+".'),
+    ref: refSchema.optional().describe('Element to focus before pressing.'),
+  }),
+  output: { pressed: z.string(), ...effectsShape },
+  async handle({ key, ref }, call) {
+    const timeout = call.config.timeout;
+    const target = ref === undefined ? undefined : await resolveTarget(call, ref, 'press on');
+    try {
+      const effects = await observeAction(call, () => (target ? target.locator.press(key, { timeout }) : call.page.keyboard.press(key)), {
+        checkValidation: /Enter$/.test(key),
+      });
+      return { pressed: target ? `${key} on ${target.label}` : key, ...effects };
+    } catch (error) {
+      if (error instanceof Error && /Unknown key|Unknown keyCode/.test(error.message)) {
+        throw new BrowserToolError('invalid_input', `"${key}" is not a key name.`, {
+          hint: 'Use names like Enter, Escape, Tab, ArrowDown, PageDown, Backspace, or a single character; join modifiers with + (Control+A).',
+        });
+      }
+      throw error;
+    }
+  },
+});

@@ -1,0 +1,89 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import TurndownService from 'turndown';
+import { z } from 'zod';
+import { BrowserToolError } from '../errors.js';
+import { countTokens } from '../snapshot/tokens.js';
+import { defineBrowserTool } from './defineTool.js';
+import { refSchema, resolveTarget } from './shared.js';
+
+let readabilitySource: string | undefined;
+function readability(): string {
+  readabilitySource ??= readFileSync(createRequire(import.meta.url).resolve('@mozilla/readability/Readability.js'), 'utf8');
+  return readabilitySource;
+}
+
+const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
+turndown.remove(['script', 'style', 'noscript', 'iframe', 'svg', 'canvas', 'form', 'button'] as Array<keyof HTMLElementTagNameMap>);
+
+/** Splits Markdown at paragraph boundaries into pages of at most `maxTokens` (a longer paragraph is cut). */
+export function paginate(markdown: string, maxTokens: number): string[] {
+  const pages: string[] = [];
+  let current: string[] = [];
+  let tokens = 0;
+  for (const block of markdown.split(/\n{2,}/)) {
+    let cost = countTokens(block) + 2;
+    let text = block;
+    if (cost > maxTokens) {
+      text = block.slice(0, Math.floor((block.length * maxTokens) / cost) - 1) + '…';
+      cost = countTokens(text) + 2;
+    }
+    if (tokens + cost > maxTokens && current.length) {
+      pages.push(current.join('\n\n'));
+      current = [];
+      tokens = 0;
+    }
+    current.push(text);
+    tokens += cost;
+  }
+  if (current.length) pages.push(current.join('\n\n'));
+  return pages.length ? pages : [''];
+}
+
+export const readTool = defineBrowserTool({
+  id: 'browser_read',
+  description:
+    "Read the page's main content (an article, documentation, search results) as Markdown, without menus and ads; or one element's content by ref. Long content comes in pages: ask for page 2, 3… Use it to read; use browser_snapshot to act.",
+  input: z.object({
+    ref: refSchema.optional().describe('Read only this element.'),
+    maxTokens: z.number().int().min(200).max(20_000).optional().describe('Size of one page of text. Default 2,000 tokens.'),
+    page: z.number().int().min(1).max(1_000).optional().describe('Which page of the text, from 1. Default 1.'),
+  }),
+  output: {
+    title: z.string(),
+    markdown: z.string(),
+    page: z.number(),
+    pages: z.number().describe('How many pages the content has at this maxTokens.'),
+    tokens: z.number(),
+  },
+  async handle({ ref, maxTokens, page: pageNumber }, call) {
+    const { page } = call;
+    let title = await page.title();
+    let html: string;
+    if (ref !== undefined) {
+      const target = await resolveTarget(call, ref, 'read');
+      html = await target.locator.evaluate((el) => el.outerHTML);
+    } else {
+      // A string expression is evaluated by the debugger protocol, so page CSP cannot block it.
+      const article = (await page.evaluate(
+        `(() => { ${readability()}\n; const parsed = new Readability(document.cloneNode(true), { charThreshold: 200 }).parse();
+          return parsed && parsed.content ? { title: parsed.title || document.title, content: parsed.content } : null; })()`,
+      )) as { title: string; content: string } | null;
+      if (article) {
+        title = article.title;
+        html = article.content;
+      } else {
+        html = await page.evaluate(() => document.body?.innerHTML ?? '');
+        call.notices.push('No main article was found, so the whole page body is given.');
+      }
+    }
+    const markdown = turndown.turndown(html).trim();
+    const pages = paginate(markdown, maxTokens ?? 2_000);
+    const wanted = pageNumber ?? 1;
+    if (wanted > pages.length) {
+      throw new BrowserToolError('invalid_input', `There are only ${pages.length} pages of text at this maxTokens.`, { hint: `Ask for page 1 to ${pages.length}.` });
+    }
+    const text = pages[wanted - 1]!;
+    return { title, markdown: text, page: wanted, pages: pages.length, tokens: countTokens(text) };
+  },
+});

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { BrowserToolError } from '../errors.js';
+import { ensureVisible } from './checks.js';
+import { defineBrowserTool } from './defineTool.js';
+import { effectsShape, observeAction } from './observe.js';
+import { refSchema, resolveTarget } from './shared.js';
+
+export const selectTool = defineBrowserTool({
+  id: 'browser_select',
+  description:
+    'Choose options in a dropdown or list by ref: a native <select> (single or multiple), or an ARIA combobox/listbox. Give the visible option labels (preferred), the option values, or a 0-based index. Returns the options selected afterwards and what changed on the page.',
+  input: z.object({
+    ref: refSchema.describe('Ref of the select, combobox or listbox.'),
+    labels: z.array(z.string().max(500)).min(1).max(100).optional().describe('Visible text of the options to choose.'),
+    values: z.array(z.string().max(500)).min(1).max(100).optional().describe('value attributes of native <option>s.'),
+    index: z.number().int().min(0).max(10_000).optional().describe('0-based position of the option to choose.'),
+  }),
+  output: {
+    ref: z.string(),
+    selected: z.array(z.string()).describe('Labels of the options selected after the action.'),
+    ...effectsShape,
+  },
+  async handle({ ref, labels, values, index }, call) {
+    const given = [labels, values, index].filter((x) => x !== undefined).length;
+    if (given !== 1) throw new BrowserToolError('invalid_input', 'Give exactly one of labels, values or index.');
+    const target = await resolveTarget(call, ref, 'select in');
+    const { locator } = target;
+    await ensureVisible(locator, target.label);
+    const timeout = call.config.timeout;
+    const native = await locator.evaluate((el) => el instanceof HTMLSelectElement);
+
+    const effects = await observeAction(call, async () => {
+      if (native) {
+        const choice = labels ? labels.map((label) => ({ label })) : values ? values.map((value) => ({ value })) : [{ index: index! }];
+        try {
+          await locator.selectOption(choice, { timeout });
+        } catch (error) {
+          const options = await locator.evaluate((el) => [...(el as HTMLSelectElement).options].map((o) => o.label));
+          throw new BrowserToolError('invalid_input', `No such option in ${target.label}. Its options are: ${options.map((o) => JSON.stringify(o)).join(', ')}.`, {
+            hint: 'Use one of the listed labels exactly.',
+          });
+        }
+        return;
+      }
+      // ARIA widgets: open the combobox if needed, then click each option by its accessible name.
+      if (values) throw new BrowserToolError('invalid_input', `${target.label} is not a native <select>; choose by labels or index.`);
+      if (target.role === 'combobox' && (await locator.getAttribute('aria-expanded')) !== 'true') await locator.click({ timeout });
+      const controlled = await locator.getAttribute('aria-controls');
+      const scope = controlled ? call.page.locator(`[id="${controlled}"]`) : target.role === 'listbox' ? locator : call.page;
+      const options = scope.getByRole('option');
+      const picks = labels ? labels.map((label) => options.filter({ hasText: label }).first()) : [options.nth(index!)];
+      for (const option of picks) {
+        if ((await option.count()) === 0) {
+          const names = await options.allInnerTexts().catch(() => []);
+          throw new BrowserToolError('invalid_input', `No such option in ${target.label}. Visible options: ${names.slice(0, 30).map((n) => JSON.stringify(n.trim())).join(', ') || 'none'}.`, {
+            hint: 'Use one of the listed labels exactly, or type into the combobox to filter it first.',
+          });
+        }
+        await option.click({ timeout });
+      }
+    });
+
+    const selected = native
+      ? await locator.evaluate((el) => [...(el as HTMLSelectElement).selectedOptions].map((o) => o.label))
+      : labels ?? [];
+    return { ref: target.ref, selected, ...effects };
+  },
+});

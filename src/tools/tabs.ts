@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { BrowserToolError } from '../errors.js';
+import { normalizeUrl } from './navigate.js';
+import { defineBrowserTool } from './defineTool.js';
+
+export const tabsTool = defineBrowserTool({
+  id: 'browser_tabs',
+  description:
+    'List, open, switch to or close browser tabs. Tabs a page opens (target=_blank links, popups) are tracked automatically and become active. "new" opens a tab (optionally at a URL); "switch" and "close" take the index from "list". Switching returns a snapshot of that tab.',
+  input: z.object({
+    action: z.enum(['list', 'new', 'switch', 'close']),
+    index: z.number().int().min(0).max(1000).optional().describe('Tab index for "switch" and "close" (close defaults to the active tab).'),
+    url: z.string().max(8192).optional().describe('URL to open in the new tab, for "new".'),
+  }),
+  output: {
+    tabs: z.array(z.object({ index: z.number(), url: z.string(), title: z.string(), active: z.boolean() })),
+    snapshot: z.string().optional().describe('The active tab, after "new" with a URL or "switch".'),
+  },
+  runsWhileDialogOpen: true,
+  async handle({ action, index, url }, { session, refs, config }) {
+    let snapshot: string | undefined;
+    if (action === 'new') {
+      const target = url === undefined ? undefined : normalizeUrl(url, config);
+      const page = await session.newTab();
+      if (target) {
+        await page.goto(target, { timeout: config.navigationTimeout });
+        snapshot = (await refs.snapshot(page)).formatted.text;
+      }
+    } else if (action === 'switch') {
+      if (index === undefined) throw new BrowserToolError('invalid_input', '"switch" needs the index of a tab from "list".');
+      const page = await session.switchTab(index);
+      if (!session.eventsOf(page).pendingDialog) snapshot = (await refs.snapshot(page)).formatted.text;
+    } else if (action === 'close') {
+      await session.closeTab(index);
+    }
+    return { tabs: await session.tabs(), ...(snapshot ? { snapshot } : {}) };
+  },
+});

@@ -1,0 +1,53 @@
+import { existsSync, statSync } from 'node:fs';
+import { isAbsolute, relative, resolve } from 'node:path';
+import { z } from 'zod';
+import { BrowserToolError } from '../errors.js';
+import { defineBrowserTool } from './defineTool.js';
+import { effectsShape, observeAction } from './observe.js';
+import { refSchema, resolveTarget } from './shared.js';
+
+/** Resolves `path` inside `root` and refuses anything outside it (`..`, absolute paths elsewhere, links out). */
+export function resolveInside(root: string, path: string): string {
+  const full = resolve(root, path);
+  const rel = relative(root, full);
+  if (rel.startsWith('..') || isAbsolute(rel)) {
+    throw new BrowserToolError('invalid_input', `"${path}" is outside the upload directory.`, { hint: 'Give a path relative to the upload directory.' });
+  }
+  if (!existsSync(full) || !statSync(full).isFile()) {
+    throw new BrowserToolError('invalid_input', `There is no file "${path}" in the upload directory.`, { hint: 'Give the name of an existing file.' });
+  }
+  return full;
+}
+
+export const uploadTool = defineBrowserTool({
+  id: 'browser_upload',
+  description:
+    'Attach files to a file input (or to a button that opens a file picker) by ref. Paths are relative to the upload directory configured by the toolset owner. Returns the file names the page received.',
+  input: z.object({
+    ref: refSchema,
+    paths: z.array(z.string().min(1).max(1_000)).min(1).max(20).describe('File paths relative to the upload directory.'),
+  }),
+  output: { ref: z.string(), files: z.array(z.string()), ...effectsShape },
+  async handle({ ref, paths }, call) {
+    const root = call.config.uploadDir;
+    if (!root) {
+      throw new BrowserToolError('invalid_input', 'File uploads are disabled in this toolset.', {
+        hint: 'Uploads need the uploadDir option; tell the user that this task needs it.',
+      });
+    }
+    const files = paths.map((p) => resolveInside(root, p));
+    const target = await resolveTarget(call, ref, 'upload to');
+    const isFileInput = await target.locator.evaluate((el) => el instanceof HTMLInputElement && el.type === 'file');
+    const timeout = call.config.timeout;
+    const effects = await observeAction(call, async () => {
+      if (isFileInput) {
+        await target.locator.setInputFiles(files, { timeout });
+        return;
+      }
+      const chooser = call.page.waitForEvent('filechooser', { timeout });
+      await target.locator.click({ timeout });
+      await (await chooser).setFiles(files);
+    });
+    return { ref: target.ref, files: paths, ...effects };
+  },
+});

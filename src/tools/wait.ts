@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { BrowserToolError } from '../errors.js';
+import { defineBrowserTool } from './defineTool.js';
+import { refSchema, resolveTarget } from './shared.js';
+
+const MAX_WAIT_MS = 60_000;
+
+export const waitTool = defineBrowserTool({
+  id: 'browser_wait',
+  description:
+    'Wait until something happens on the page: some text appears, some text disappears, an element (by ref) becomes visible/hidden/enabled, or simply a number of seconds passes. Use it after an action that starts a slow load or search. Returns what was seen and a snapshot.',
+  input: z.object({
+    text: z.string().min(1).max(500).optional().describe('Wait until this text is visible.'),
+    textGone: z.string().min(1).max(500).optional().describe('Wait until this text is no longer visible.'),
+    ref: refSchema.optional().describe('Wait for this element to reach `state`.'),
+    state: z.enum(['visible', 'hidden', 'enabled']).optional().describe('With ref: the state to wait for. Default "visible".'),
+    seconds: z.number().min(0).max(60).optional().describe('Wait this long (at most 60), or, with another condition, the longest to wait (default 10).'),
+  }),
+  output: {
+    seen: z.string().describe('What happened.'),
+    snapshot: z.string(),
+  },
+  async handle({ text, textGone, ref, state, seconds }, call) {
+    const { page } = call;
+    const conditions = [text, textGone, ref].filter((x) => x !== undefined).length;
+    if (conditions > 1) throw new BrowserToolError('invalid_input', 'Give one condition: text, textGone or ref.');
+    if (conditions === 0 && seconds === undefined) throw new BrowserToolError('invalid_input', 'Give a condition (text, textGone or ref) or a number of seconds.');
+    const timeout = Math.min(MAX_WAIT_MS, (seconds ?? 10) * 1000);
+    let seen: string;
+    try {
+      if (text !== undefined) {
+        await page.getByText(text).first().waitFor({ state: 'visible', timeout });
+        seen = `The text ${JSON.stringify(text)} is visible.`;
+      } else if (textGone !== undefined) {
+        await page.getByText(textGone).first().waitFor({ state: 'hidden', timeout });
+        seen = `The text ${JSON.stringify(textGone)} is gone.`;
+      } else if (ref !== undefined) {
+        const target = await resolveTarget(call, ref, 'wait for');
+        const wanted = state ?? 'visible';
+        if (wanted === 'enabled') {
+          const deadline = Date.now() + timeout;
+          while (!(await target.locator.isEnabled())) {
+            if (Date.now() > deadline) throw new BrowserToolError('timeout', `${target.label} was still disabled after ${timeout / 1000} s.`);
+            await page.waitForTimeout(100);
+          }
+        } else {
+          await target.locator.waitFor({ state: wanted, timeout });
+        }
+        seen = `${target.label} is ${wanted}.`;
+      } else {
+        await page.waitForTimeout(timeout);
+        seen = `Waited ${timeout / 1000} s.`;
+      }
+    } catch (error) {
+      if (error instanceof BrowserToolError) throw error;
+      if (error instanceof Error && error.name === 'TimeoutError') {
+        const { formatted } = await call.refs.snapshot(page);
+        throw new BrowserToolError('timeout', `The condition did not happen within ${timeout / 1000} s.`, {
+          hint: 'The page as it is now is in the snapshot. Wait longer, or act on what is there.',
+          snapshot: formatted.text,
+        });
+      }
+      throw error;
+    }
+    const { formatted } = await call.refs.snapshot(page);
+    return { seen, snapshot: formatted.text };
+  },
+});

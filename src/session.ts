@@ -109,7 +109,9 @@ export class BrowserSession {
       await manager.getPage().goto('about:blank');
       return;
     }
-    await manager.closeTab(target);
+    // BrowserManager.closeTab in agent-browser 0.19.0 removes the tab from its list twice (once in its
+    // 'close' listener, once after), dropping a second tab; closing the page lets only the listener act.
+    await manager.getPages()[target]!.close();
   }
 
   /** Pages of the browser, for telling whether an action opened a new tab. */

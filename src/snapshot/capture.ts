@@ -32,11 +32,13 @@ export interface AriaNode {
   cursor?: string;
 }
 
-/** Facts about form fields that the aria snapshot leaves out, keyed by the field's box. */
+/** Facts about elements that the aria snapshot leaves out, keyed by the element's box. */
 export interface FieldFacts {
   password: boolean;
   required: boolean;
   readonly: boolean;
+  /** Not a control, but reacts to the mouse: an onclick handler, a tabindex, or draggable. */
+  clickable?: 'click' | 'drag';
 }
 
 export interface PageMetrics {
@@ -64,7 +66,7 @@ export function boxKey(box: Box): string {
 
 /** Runs in the page. Kept free of closures so Playwright can serialise it. */
 function collectPageFacts() {
-  const fields: Array<[string, { password: boolean; required: boolean; readonly: boolean }]> = [];
+  const fields: Array<[string, { password: boolean; required: boolean; readonly: boolean; clickable?: 'click' | 'drag' }]> = [];
   for (const el of document.querySelectorAll('input, textarea, select, [contenteditable], [aria-required], [aria-readonly]')) {
     const password = el instanceof HTMLInputElement && el.type === 'password';
     const required = (el as HTMLInputElement).required === true || el.getAttribute('aria-required') === 'true';
@@ -73,6 +75,15 @@ function collectPageFacts() {
     const r = el.getBoundingClientRect();
     if (r.width === 0 && r.height === 0) continue;
     fields.push([`${Math.round(r.x)},${Math.round(r.y)},${Math.round(r.width)},${Math.round(r.height)}`, { password, required, readonly }]);
+  }
+  const CONTROL_TAGS = new Set(['A', 'BUTTON', 'INPUT', 'SELECT', 'TEXTAREA', 'SUMMARY', 'OPTION', 'LABEL']);
+  for (const el of document.querySelectorAll('[onclick], [tabindex]:not([tabindex="-1"]), [draggable="true"]')) {
+    if (CONTROL_TAGS.has(el.tagName) || el === document.body) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) continue;
+    const key = `${Math.round(r.x)},${Math.round(r.y)},${Math.round(r.width)},${Math.round(r.height)}`;
+    if (fields.some(([k]) => k === key)) continue;
+    fields.push([key, { password: false, required: false, readonly: false, clickable: el.getAttribute('draggable') === 'true' ? 'drag' : 'click' }]);
   }
   const root = document.scrollingElement ?? document.documentElement;
   return {

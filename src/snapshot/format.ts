@@ -218,17 +218,19 @@ function walk(nodes: Array<AriaNode | string>, ctx: WalkContext, out: Line[], pa
         role === 'iframe' && node.box
           ? { ...ctx, depth: ctx.depth + 1, offsetX: ctx.offsetX + node.box.x, offsetY: ctx.offsetY + node.box.y }
           : { ...ctx, depth: ctx.depth + 1 };
-      walk(node.children ?? [], inner, out, node.box);
+      walk(node.children ?? [node.text ?? ''], inner, out, node.box);
       out[index]!.sectionEnd = out.length;
       continue;
     }
 
     // Elements that are not controls but look clickable (cursor:pointer) still get a ref,
     // unless something inside them is a real control or an ancestor was already listed.
-    if (node.ref && node.cursor === 'pointer' && !ctx.inClickable && !hasRefDescendant(node, LEAF_CONTROLS)) {
+    const hinted = node.ref && node.box ? ctx.fields.get(boxKey(node.box))?.clickable : undefined;
+    if (node.ref && (node.cursor === 'pointer' || hinted) && !ctx.inClickable && !hasRefDescendant(node, LEAF_CONTROLS)) {
       const label = node.name || node.text || collectText(node);
       if (label) {
-        out.push(placed({ text: `${node.ref} clickable ${quote(truncate(label, NAME_LIMIT))}`, depth: ctx.depth, priority: Priority.Control, kind: 'clickable', ref: node.ref }, node.box, ctx));
+        const kind = hinted === 'drag' ? 'draggable' : 'clickable';
+        out.push(placed({ text: `${node.ref} ${kind} ${quote(truncate(label, NAME_LIMIT))}`, depth: ctx.depth, priority: Priority.Control, kind, ref: node.ref }, node.box, ctx));
         continue;
       }
     }

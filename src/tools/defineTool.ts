@@ -54,8 +54,8 @@ export function defineBrowserTool<I extends z.ZodTypeAny, O extends z.ZodRawShap
   const failure = z.object({ ok: z.literal(false), error: errorSchema, notices: noticesSchema });
   const outputSchema = z.union([success, failure]);
 
-  return (context: ToolContext) =>
-    createTool({
+  return (context: ToolContext) => {
+    const tool = createTool({
       id: definition.id,
       description: definition.description,
       inputSchema: definition.input,
@@ -63,6 +63,36 @@ export function defineBrowserTool<I extends z.ZodTypeAny, O extends z.ZodRawShap
       ...(definition.toModelOutput ? { toModelOutput: definition.toModelOutput as (output: unknown) => unknown } : {}),
       execute: async (input: z.infer<I>) => runTool(definition, context, input) as Promise<z.infer<typeof outputSchema>>,
     });
+    // Mastra checks arguments against the schema before our code runs and answers with its own error shape;
+    // give the model the same `invalid_input` result as every other bad argument.
+    const validatedExecute = tool.execute!;
+    tool.execute = (async (input: unknown, context: unknown) => {
+      const result = await (validatedExecute as (i: unknown, c: unknown) => Promise<unknown>)(input, context);
+      return isMastraValidationError(result) ? fromValidationError(result) : result;
+    }) as typeof tool.execute;
+    return tool;
+  };
+}
+
+interface MastraValidationError {
+  error: true;
+  message: string;
+}
+
+function isMastraValidationError(result: unknown): result is MastraValidationError {
+  return typeof result === 'object' && result !== null && (result as { error?: unknown }).error === true && typeof (result as { message?: unknown }).message === 'string';
+}
+
+function fromValidationError(result: MastraValidationError): ToolResult<never> {
+  const input = /input validation failed/i.test(result.message);
+  // Mastra appends the arguments it received; the model has them already, and they may be huge.
+  const message = result.message.replace(/\n\nProvided arguments:[\s\S]*$/, '').trim();
+  return {
+    ok: false,
+    error: input
+      ? { code: 'invalid_input', message, hint: 'Fix the arguments as described and call the tool again.', retryable: false }
+      : { code: 'browser_error', message: `The tool produced a malformed result: ${message}`, hint: 'Retry once; if it repeats, take another way.', retryable: true },
+  };
 }
 
 async function runTool<I extends z.ZodTypeAny, O extends z.ZodRawShape>(

@@ -75,6 +75,10 @@ export async function startServer(): Promise<TestServer> {
       res.write(`<img src="/never">`);
       return;
     }
+    if (path === '/download/report.csv') {
+      res.writeHead(200, { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="report.csv"' }).end('month,sales\njan,10\nfeb,12\n');
+      return;
+    }
     if (path === '/never') return; // a subresource that never answers
     if (path === '/missing') {
       res.writeHead(404, { 'content-type': 'text/html' }).end('<title>Not found</title><h1>404 Not found</h1>');

@@ -100,3 +100,48 @@ it('a tool error reaches the model as a structured result and the agent recovers
   const result = await agent.generate('Open the list.', { maxSteps: 5 });
   expect(result.text).toBe('recovered');
 });
+
+it('a multi-step task with select, check, a prompt dialog and tabs runs through the agent loop', async () => {
+  const seen: ToolResultSeen[][] = [];
+  const model = scriptedModel((results, turn) => {
+    seen.push(results);
+    const last = results.at(-1)?.output;
+    switch (turn) {
+      case 0:
+        return { tools: [{ name: 'browser_navigate', input: { url: server.url('/fixtures/widgets.html') } }] };
+      case 1:
+        return { tools: [{ name: 'browser_snapshot', input: { scope: 'page' } }] };
+      case 2: {
+        const snap: string = last.snapshot;
+        return {
+          tools: [
+            { name: 'browser_select', input: { ref: refOf(snap, 'combobox', 'Size'), labels: ['Large'] } },
+            { name: 'browser_check', input: { ref: refOf(snap, 'checkbox', 'Send me news'), checked: true } },
+            { name: 'browser_click', input: { ref: refOf(snap, 'button', 'Rename') } },
+          ],
+        };
+      }
+      case 3:
+        // The click left a prompt open; answer it.
+        return { tools: [{ name: 'browser_dialog', input: { accept: true, text: 'Big order' } }] };
+      case 4:
+        return { tools: [{ name: 'browser_tabs', input: { action: 'new', url: server.url('/fixtures/page-b.html') } }] };
+      case 5:
+        return { tools: [{ name: 'browser_tabs', input: { action: 'switch', index: 0 } }] };
+      default:
+        return { text: last.snapshot.includes('Name: Big order') ? 'renamed' : 'not renamed' };
+    }
+  });
+  const agent = new Agent({ id: 'web3', name: 'web3', instructions: 'Browse.', model, tools: browser.tools });
+  const result = await agent.generate('Order a large pizza with news, rename it, then open page B.', { maxSteps: 10 });
+
+  const results = seen.at(-1)!;
+  const byTool = (name: string) => results.filter((r) => r.toolName === name).map((r) => r.output);
+  expect(byTool('browser_select')[0]).toMatchObject({ ok: true, selected: ['Large'] });
+  expect(byTool('browser_check')[0]).toMatchObject({ ok: true, checked: true });
+  expect(byTool('browser_click')[0].dialogs).toEqual([{ type: 'prompt', message: 'New name?', handled: 'pending', defaultValue: 'Untitled' }]);
+  expect(byTool('browser_dialog')[0]).toMatchObject({ ok: true, dialog: { handled: 'accepted' } });
+  expect(byTool('browser_tabs')[0].tabs.map((t: any) => t.title)).toEqual(['Widgets', 'Page B']);
+  expect(byTool('browser_tabs')[1].snapshot).toContain('combobox "Size" value="Large"');
+  expect(result.text).toBe('renamed');
+});

@@ -7,7 +7,7 @@ import { refSchema, targetLabel } from './shared.js';
 export const clickTool = defineBrowserTool({
   id: 'browser_click',
   description:
-    'Click an element by its ref from the latest snapshot (buttons, links, checkboxes, tabs, menu items, anything listed with a ref). Returns whether the click navigated to a new page, opened a new tab or a dialog. If the page changed, take a new snapshot before using other refs.',
+    'Click an element by ref. Returns what the click caused: a new page (with its snapshot), a new tab, a dialog, a download, or the changes on the page.',
   input: z.object({
     ref: refSchema,
     button: z.enum(['left', 'right', 'middle']).optional().describe('Mouse button. Default left.'),
@@ -16,7 +16,7 @@ export const clickTool = defineBrowserTool({
       .array(z.enum(['Alt', 'Control', 'ControlOrMeta', 'Meta', 'Shift']))
       .max(4)
       .optional()
-      .describe('Keys held during the click, e.g. ["Shift"].'),
+      .describe('Keys held while clicking.'),
   }),
   output: {
     ref: z.string().describe('The ref that was clicked (differs from the one sent when the element was re-rendered).'),

@@ -95,6 +95,16 @@ function fromValidationError(result: MastraValidationError): ToolResult<never> {
   };
 }
 
+/** Length limits live here rather than in every schema, where the model would pay for them each turn. */
+const MAX_STRING = 100_000;
+function rejectHugeStrings(value: unknown, path = 'input'): void {
+  if (typeof value === 'string' && value.length > MAX_STRING) {
+    throw new BrowserToolError('invalid_input', `${path} is ${value.length.toLocaleString('en-US')} characters long; the limit is ${MAX_STRING.toLocaleString('en-US')}.`);
+  }
+  if (Array.isArray(value)) value.forEach((item, i) => rejectHugeStrings(item, `${path}[${i}]`));
+  else if (value && typeof value === 'object') for (const [key, item] of Object.entries(value)) rejectHugeStrings(item, key);
+}
+
 async function runTool<I extends z.ZodTypeAny, O extends z.ZodRawShape>(
   definition: BrowserToolDefinition<I, O>,
   context: ToolContext,
@@ -102,6 +112,7 @@ async function runTool<I extends z.ZodTypeAny, O extends z.ZodRawShape>(
 ): Promise<ToolResult<z.infer<z.ZodObject<O>>>> {
   const notices: string[] = [];
   try {
+    rejectHugeStrings(input);
     return await context.exclusive(async () => {
       const active = await context.session.activePage();
       notices.push(...active.notices);

@@ -8,7 +8,7 @@ export const dialogTool = defineBrowserTool({
     'Answer a confirm() or prompt() dialog that an action left open (its result lists it as "pending"). accept=true presses OK (with text for a prompt), false presses Cancel. Returns the page afterwards.',
   input: z.object({
     accept: z.boolean().describe('true for OK, false for Cancel.'),
-    text: z.string().max(10_000).optional().describe('The answer to type into a prompt() dialog.'),
+    text: z.string().optional().describe('The answer to type into a prompt() dialog.'),
   }),
   output: {
     dialog: z.object({ type: z.string(), message: z.string(), handled: z.enum(['accepted', 'dismissed', 'pending']) }),

@@ -71,13 +71,13 @@ async function restoreAfterFailedNavigation(page: Page, previousUrl: string, err
 export const navigateTool = defineBrowserTool({
   id: 'browser_navigate',
   description:
-    'Open a URL in the current tab and wait for it to load. Returns the final URL, title, HTTP status and a snapshot of the page (elements with refs such as e12 that the other browser tools act on), so no separate snapshot call is needed. A URL without a scheme gets https:// (http:// for localhost).',
+    'Open a URL in the current tab. Returns the final URL, title, HTTP status and a snapshot of the page, whose refs (e12) the other tools act on.',
   input: z.object({
-    url: z.string().min(1).max(8192).describe('The address to open, e.g. https://example.com/login.'),
+    url: z.string().describe('The address to open, e.g. https://example.com/login.'),
     waitUntil: z
       .enum(['load', 'domcontentloaded', 'networkidle', 'commit'])
       .optional()
-      .describe('When to consider the page loaded. Default "load"; use "domcontentloaded" for slow pages.'),
+      .describe('Default "load"; "domcontentloaded" for slow pages.'),
   }),
   output: {
     url: z.string().describe('The final URL after redirects.'),

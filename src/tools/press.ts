@@ -7,10 +7,10 @@ import { refSchema, resolveTarget } from './shared.js';
 export const pressTool = defineBrowserTool({
   id: 'browser_press',
   description:
-    'Press a key or a chord, e.g. "Enter", "Escape", "Tab", "ArrowDown", "Control+A", "Shift+Tab". With a ref the element is focused first; without one the key goes to whatever has focus. Returns what changed on the page.',
+    'Press a key or chord ("Enter", "Escape", "ArrowDown", "Control+A") on the element with ref, or on whatever has focus. Returns what changed.',
   input: z.object({
-    key: z.string().min(1).max(64).describe('Key name as in KeyboardEvent.key ("Enter", "a", "PageDown"), or a chord joined with "+".'),
-    ref: refSchema.optional().describe('Element to focus before pressing.'),
+    key: z.string().min(1),
+    ref: refSchema.optional(),
   }),
   output: { pressed: z.string(), ...effectsShape },
   async handle({ key, ref }, call) {

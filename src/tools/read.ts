@@ -43,11 +43,11 @@ export function paginate(markdown: string, maxTokens: number): string[] {
 export const readTool = defineBrowserTool({
   id: 'browser_read',
   description:
-    "Read the page's main content (an article, documentation, search results) as Markdown, without menus and ads; or one element's content by ref. Long content comes in pages: ask for page 2, 3… Use it to read; use browser_snapshot to act.",
+    "Read the page's main content (or one element by ref) as Markdown, without menus and ads, in pages of maxTokens. Use it to read; browser_snapshot to act.",
   input: z.object({
-    ref: refSchema.optional().describe('Read only this element.'),
-    maxTokens: z.number().int().min(200).max(20_000).optional().describe('Size of one page of text. Default 2,000 tokens.'),
-    page: z.number().int().min(1).max(1_000).optional().describe('Which page of the text, from 1. Default 1.'),
+    ref: refSchema.optional(),
+    maxTokens: z.number().int().min(200).max(20_000).optional().describe('Default 2,000.'),
+    page: z.number().int().min(1).max(1_000).optional().describe('From 1.'),
   }),
   output: {
     title: z.string(),

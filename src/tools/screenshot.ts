@@ -32,7 +32,7 @@ function marks(nodes: Array<AriaNode | string>, offsetX = 0, offsetY = 0, out: M
 export const screenshotTool = defineBrowserTool({
   id: 'browser_screenshot',
   description:
-    'Take a picture of the page (the visible part by default, fullPage for all of it) or of one element by ref, and see it as an image. Use it when layout, images or colours matter; the snapshot is cheaper for text and controls. With labels=true each element with a ref gets its ref drawn on it, so you can match what you see with refs.',
+    'See the page (or one element by ref) as an image, when layout, pictures or colours matter; browser_snapshot is cheaper for text and controls. labels=true draws each ref on its element.',
   input: z.object({
     ref: refSchema.optional().describe('Only this element.'),
     fullPage: z.boolean().optional().describe(`The whole page, up to ${MAX_HEIGHT} px tall. Default false.`),

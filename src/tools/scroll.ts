@@ -13,14 +13,14 @@ interface ScrollState {
 export const scrollTool = defineBrowserTool({
   id: 'browser_scroll',
   description:
-    'Scroll the page, or a scrollable element given by ref (a list, a panel, a dialog). A ref of an element that does not scroll itself is scrolled into view instead. Returns the new position, whether the top or bottom was reached, and a snapshot of what is now visible.',
+    'Scroll the page, or inside a scrollable element (ref); a ref that does not scroll is brought into view. Returns the position, whether top or bottom was reached, and a snapshot.',
   input: z.object({
     direction: z.enum(['down', 'up', 'right', 'left']).optional().describe('Default "down".'),
     amount: z
       .union([z.enum(['page', 'half']), z.number().int().min(1).max(100_000)])
       .optional()
-      .describe('"page" (default) = one viewport, "half" = half a viewport, or a number of pixels.'),
-    ref: refSchema.optional().describe('Scroll inside this element, or bring it into view if it does not scroll.'),
+      .describe('"page" (default), "half", or pixels.'),
+    ref: refSchema.optional(),
   }),
   output: {
     scrolled: z.string().describe('What moved: "page", or the element ref.'),

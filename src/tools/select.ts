@@ -8,12 +8,12 @@ import { refSchema, resolveTarget } from './shared.js';
 export const selectTool = defineBrowserTool({
   id: 'browser_select',
   description:
-    'Choose options in a dropdown or list by ref: a native <select> (single or multiple), or an ARIA combobox/listbox. Give the visible option labels (preferred), the option values, or a 0-based index. Returns the options selected afterwards and what changed on the page.',
+    'Choose options in a select, combobox or listbox by ref: by visible labels (preferred), option values, or 0-based index. Returns the selected options and what changed.',
   input: z.object({
-    ref: refSchema.describe('Ref of the select, combobox or listbox.'),
-    labels: z.array(z.string().max(500)).min(1).max(100).optional().describe('Visible text of the options to choose.'),
-    values: z.array(z.string().max(500)).min(1).max(100).optional().describe('value attributes of native <option>s.'),
-    index: z.number().int().min(0).max(10_000).optional().describe('0-based position of the option to choose.'),
+    ref: refSchema,
+    labels: z.array(z.string()).min(1).max(100).optional(),
+    values: z.array(z.string()).min(1).max(100).optional(),
+    index: z.number().int().min(0).max(10_000).optional(),
   }),
   output: {
     ref: z.string(),

@@ -4,8 +4,6 @@ import type { CallContext } from './defineTool.js';
 
 export const refSchema = z
   .string()
-  .min(1)
-  .max(64)
   .describe('Ref of the element, exactly as in the snapshot, e.g. "e12".');
 
 export function targetLabel(target: Pick<ResolvedRef, 'ref' | 'role' | 'name'>): string {

@@ -6,14 +6,14 @@ import { defineBrowserTool } from './defineTool.js';
 export const snapshotTool = defineBrowserTool({
   id: 'browser_snapshot',
   description:
-    'Read the current page as compact text: a header with title, URL and scroll position, then one line per element you can act on (ref, role, name, value, states such as checked/disabled/focused/required, link targets) with headings and short text for context. Refs like e12 are what browser_click, browser_type and browser_scroll take. By default only the visible part of the page (plus a margin) is listed, with a count of what lies above and below.',
+    'Read the page as compact text: title, URL, scroll position, then one line per element you can act on (ref, role, name, value, states, link target) with headings and short text. The other tools take these refs (e12). By default only the visible part is listed, with counts of what lies above and below.',
   input: z.object({
     scope: z
       .enum(['viewport', 'page'])
       .optional()
-      .describe('"viewport" (default): what is on screen. "page": the whole page, within the token budget.'),
-    ref: z.string().max(64).optional().describe('Only list the part of the page inside this element, e.g. a dialog, form or long list.'),
-    maxTokens: z.number().int().min(200).max(100_000).optional().describe('Token budget for the snapshot text. Lowest-value lines are cut first and the cut is reported.'),
+      .describe('"viewport" (default) or "page" (everything, within maxTokens).'),
+    ref: z.string().optional().describe('Only this element\'s part of the page (a dialog, form or list).'),
+    maxTokens: z.number().int().min(200).max(100_000).optional().describe('Token budget; the least useful lines are cut first, and the cut is reported.'),
   }),
   output: {
     snapshot: z.string().describe('The page as text.'),

@@ -6,11 +6,11 @@ import { defineBrowserTool } from './defineTool.js';
 export const tabsTool = defineBrowserTool({
   id: 'browser_tabs',
   description:
-    'List, open, switch to or close browser tabs. Tabs a page opens (target=_blank links, popups) are tracked automatically and become active. "new" opens a tab (optionally at a URL); "switch" and "close" take the index from "list". Switching returns a snapshot of that tab.',
+    'List, open, switch to or close tabs. Tabs a page opens become active automatically. "switch" and "close" take an index from "list"; switching returns the tab\'s snapshot.',
   input: z.object({
     action: z.enum(['list', 'new', 'switch', 'close']),
     index: z.number().int().min(0).max(1000).optional().describe('Tab index for "switch" and "close" (close defaults to the active tab).'),
-    url: z.string().max(8192).optional().describe('URL to open in the new tab, for "new".'),
+    url: z.string().optional().describe('URL to open in the new tab, for "new".'),
   }),
   output: {
     tabs: z.array(z.object({ index: z.number(), url: z.string(), title: z.string(), active: z.boolean() })),

@@ -36,16 +36,16 @@ async function ensureEditable(locator: Locator, what: string): Promise<void> {
 export const typeTool = defineBrowserTool({
   id: 'browser_type',
   description:
-    'Type text into a text field (textbox, searchbox, textarea, contenteditable) by ref. By default replaces the current value; set clear=false to append. submit=true presses Enter afterwards (e.g. to send a search or a login form). Returns the field value afterwards (masked for passwords) and, with submit, whether a new page loaded.',
+    'Type into a text field by ref, replacing its value (clear=false appends). submit=true presses Enter afterwards. Returns the field value (passwords masked) and what changed.',
   input: z.object({
     ref: refSchema,
-    text: z.string().max(100_000).describe('The text to enter.'),
-    clear: z.boolean().optional().describe('Replace the current value (default true). false appends to it.'),
-    submit: z.boolean().optional().describe('Press Enter after typing. Default false.'),
+    text: z.string().describe('The text to enter.'),
+    clear: z.boolean().optional().describe('Default true.'),
+    submit: z.boolean().optional().describe('Press Enter after typing.'),
     slowly: z
       .boolean()
       .optional()
-      .describe('Type key by key, for fields that react to each key press (autocomplete, masks). Default false: the text is set at once.'),
+      .describe('Type key by key, for fields that react to each key (autocomplete).'),
   }),
   output: {
     ref: z.string(),

@@ -25,7 +25,7 @@ export const uploadTool = defineBrowserTool({
     'Attach files to a file input (or to a button that opens a file picker) by ref. Paths are relative to the upload directory configured by the toolset owner. Returns the file names the page received.',
   input: z.object({
     ref: refSchema,
-    paths: z.array(z.string().min(1).max(1_000)).min(1).max(20).describe('File paths relative to the upload directory.'),
+    paths: z.array(z.string().min(1)).min(1).max(20).describe('File paths relative to the upload directory.'),
   }),
   output: { ref: z.string(), files: z.array(z.string()), ...effectsShape },
   async handle({ ref, paths }, call) {

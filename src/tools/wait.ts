@@ -8,13 +8,13 @@ const MAX_WAIT_MS = 60_000;
 export const waitTool = defineBrowserTool({
   id: 'browser_wait',
   description:
-    'Wait until something happens on the page: some text appears, some text disappears, an element (by ref) becomes visible/hidden/enabled, or simply a number of seconds passes. Use it after an action that starts a slow load or search. Returns what was seen and a snapshot.',
+    'Wait for text to appear, text to disappear, an element (ref) to reach a state, or a number of seconds. Returns what was seen and a snapshot.',
   input: z.object({
-    text: z.string().min(1).max(500).optional().describe('Wait until this text is visible.'),
-    textGone: z.string().min(1).max(500).optional().describe('Wait until this text is no longer visible.'),
-    ref: refSchema.optional().describe('Wait for this element to reach `state`.'),
-    state: z.enum(['visible', 'hidden', 'enabled']).optional().describe('With ref: the state to wait for. Default "visible".'),
-    seconds: z.number().min(0).max(60).optional().describe('Wait this long (at most 60), or, with another condition, the longest to wait (default 10).'),
+    text: z.string().min(1).optional(),
+    textGone: z.string().min(1).optional(),
+    ref: refSchema.optional(),
+    state: z.enum(['visible', 'hidden', 'enabled']).optional().describe('For ref; default "visible".'),
+    seconds: z.number().min(0).max(60).optional().describe('Time to wait, or the limit for a condition (default 10).'),
   }),
   output: {
     seen: z.string().describe('What happened.'),

@@ -256,7 +256,8 @@ describe('bad arguments', () => {
     { ref: 'e99999' },
     { ref: 'x'.repeat(100_000) },
     { url: '' },
-    { url: 'x'.repeat(100_000) },
+    { url: 'x'.repeat(100_001) },
+    { url: 'no-such-host.invalid' },
     { text: null },
     { key: '' },
     { action: 'explode' },
@@ -275,7 +276,7 @@ describe('bad arguments', () => {
         const label = `${id} ${JSON.stringify(input).slice(0, 80)}`;
         expect(typeof result, label).toBe('object');
         if (result.ok) continue; // some inputs are valid for some tools (e.g. {} for snapshot)
-        expect(['invalid_input', 'element_not_found', 'stale_ref', 'timeout'], `${label}: ${JSON.stringify(result.error)}`).toContain(result.error.code);
+        expect(['invalid_input', 'element_not_found', 'stale_ref', 'timeout', 'navigation_failed'], `${label}: ${JSON.stringify(result.error)}`).toContain(result.error.code);
         expect(result.error.hint.length, label).toBeGreaterThan(10);
       }
     }

@@ -76,6 +76,8 @@ export class RefManager {
     const capture = await capturePage(page);
     const current = indexRefs(capture.tree);
     let doc = this.documents.get(page);
+    // Elements the model has not seen on this page before get a `new` marker (not on a page's first snapshot).
+    const newRefs = doc && doc.documentId === capture.documentId ? new Set([...current.keys()].filter((ref) => !doc!.known.has(ref))) : undefined;
     if (!doc || doc.documentId !== capture.documentId) {
       if (doc) this.retire(page, doc);
       const rootRef = capture.tree.find((n) => typeof n !== 'string' && n.ref)?.ref ?? '';
@@ -87,7 +89,7 @@ export class RefManager {
     doc.url = capture.url;
     doc.capture = capture;
     for (const [ref, info] of current) doc.known.set(ref, info);
-    const formatted = formatSnapshot(capture, { ...this.defaults(), ...options });
+    const formatted = formatSnapshot(capture, { ...this.defaults(), newRefs, ...options });
     return { capture, formatted };
   }
 

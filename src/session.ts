@@ -3,7 +3,7 @@
  * with the events (dialogs, popups, crashes) each action needs to report.
  */
 import { BrowserManager } from 'agent-browser';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { requireChromeExecutable, type ResolvedConfig } from './config.js';
 import { BrowserToolError, toBrowserToolError } from './errors.js';
 import { PageEvents } from './pageEvents.js';
@@ -28,7 +28,8 @@ export class BrowserSession {
   /** Set when the browser or the active tab died; reported once by the next call. */
   private lostState: string | undefined;
   private readonly events = new WeakMap<Page, PageEvents>();
-  private readonly trackedContexts = new WeakSet<BrowserContext>();
+  /** Tabs pages opened (target=_blank, window.open) that no tool result has mentioned yet. */
+  private unreportedPopups: Page[] = [];
 
   constructor(readonly config: ResolvedConfig) {}
 
@@ -60,7 +61,17 @@ export class BrowserSession {
       notices.push(`${this.lostState}: the previous page and its state (form input, login) were lost. Navigate again.`);
       this.lostState = undefined;
     }
+    for (const popup of this.takePopups()) {
+      notices.push(`A new tab opened after your last action (${popup.url()})${popup === page ? ' and is now the active tab' : ''}. browser_tabs lists the tabs.`);
+    }
     return { page, notices };
+  }
+
+  /** Tabs opened by pages since the last call, oldest first. */
+  takePopups(): Page[] {
+    const popups = this.unreportedPopups.filter((p) => !p.isClosed());
+    this.unreportedPopups = [];
+    return popups;
   }
 
   /** Dialogs and downloads of a tab. */
@@ -197,12 +208,11 @@ export class BrowserSession {
       this.lostState = 'The tab crashed and a new empty tab was opened';
       void page.close().catch(() => {});
     });
-    // Tabs opened by the page (target=_blank, window.open) need the same handling.
-    const context = page.context();
-    if (!this.trackedContexts.has(context)) {
-      this.trackedContexts.add(context);
-      context.on('page', (popup) => this.track(popup));
-    }
+    // Tabs opened by the page (target=_blank, window.open) need the same handling, and must be reported.
+    page.on('popup', (popup) => {
+      this.track(popup);
+      this.unreportedPopups.push(popup);
+    });
   }
 
   private async discard(manager: BrowserManager): Promise<void> {

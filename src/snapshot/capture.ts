@@ -34,11 +34,22 @@ export interface AriaNode {
 
 /** Facts about elements that the aria snapshot leaves out, keyed by the element's box. */
 export interface FieldFacts {
-  password: boolean;
-  required: boolean;
-  readonly: boolean;
+  password?: boolean;
+  required?: boolean;
+  readonly?: boolean;
   /** Not a control, but reacts to the mouse: an onclick handler, a tabindex, or draggable. */
   clickable?: 'click' | 'drag';
+  /** For a control with no accessible name: what its icon, title or id suggests ("trash", "more"). */
+  icon?: string;
+}
+
+/** A fixed or sticky element covering much of the viewport (cookie walls, sign-up modals without ARIA). */
+export interface Overlay {
+  /** Share of the viewport it covers, 0..1. */
+  coverage: number;
+  text: string;
+  /** Box keys of the controls inside it, so they can be listed first. */
+  controls: string[];
 }
 
 export interface PageMetrics {
@@ -56,6 +67,7 @@ export interface Capture {
   tree: AriaNode[];
   metrics: PageMetrics;
   fields: Map<string, FieldFacts>;
+  overlay?: Overlay;
   /** Identifies the document: a new value means a navigation replaced the page and its refs. */
   documentId: number;
 }
@@ -66,28 +78,90 @@ export function boxKey(box: Box): string {
 
 /** Runs in the page. Kept free of closures so Playwright can serialise it. */
 function collectPageFacts() {
-  const fields: Array<[string, { password: boolean; required: boolean; readonly: boolean; clickable?: 'click' | 'drag' }]> = [];
+  type Facts = { password?: boolean; required?: boolean; readonly?: boolean; clickable?: 'click' | 'drag'; icon?: string };
+  const facts = new Map<string, Facts>();
+  const keyOf = (el: Element) => {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) return undefined;
+    return `${Math.round(r.x)},${Math.round(r.y)},${Math.round(r.width)},${Math.round(r.height)}`;
+  };
+  const add = (el: Element, fact: Facts) => {
+    const key = keyOf(el);
+    if (key) facts.set(key, { ...facts.get(key), ...fact });
+  };
+
   for (const el of document.querySelectorAll('input, textarea, select, [contenteditable], [aria-required], [aria-readonly]')) {
     const password = el instanceof HTMLInputElement && el.type === 'password';
     const required = (el as HTMLInputElement).required === true || el.getAttribute('aria-required') === 'true';
     const readonly = (el as HTMLInputElement).readOnly === true || el.getAttribute('aria-readonly') === 'true';
-    if (!password && !required && !readonly) continue;
-    const r = el.getBoundingClientRect();
-    if (r.width === 0 && r.height === 0) continue;
-    fields.push([`${Math.round(r.x)},${Math.round(r.y)},${Math.round(r.width)},${Math.round(r.height)}`, { password, required, readonly }]);
+    if (password || required || readonly) add(el, { password, required, readonly });
   }
+
   const CONTROL_TAGS = new Set(['A', 'BUTTON', 'INPUT', 'SELECT', 'TEXTAREA', 'SUMMARY', 'OPTION', 'LABEL']);
   for (const el of document.querySelectorAll('[onclick], [tabindex]:not([tabindex="-1"]), [draggable="true"]')) {
     if (CONTROL_TAGS.has(el.tagName) || el === document.body) continue;
-    const r = el.getBoundingClientRect();
-    if (r.width === 0 && r.height === 0) continue;
-    const key = `${Math.round(r.x)},${Math.round(r.y)},${Math.round(r.width)},${Math.round(r.height)}`;
-    if (fields.some(([k]) => k === key)) continue;
-    fields.push([key, { password: false, required: false, readonly: false, clickable: el.getAttribute('draggable') === 'true' ? 'drag' : 'click' }]);
+    add(el, { clickable: el.getAttribute('draggable') === 'true' ? 'drag' : 'click' });
   }
+
+  // Icon-only controls: the accessible name is empty, so guess from the icon's class, symbol, test id or id.
+  const ICON_CLASS = /^(?:fa|fas|far|fab|bi|icon|glyphicon|mdi|ti|ri|la|octicon|feather|lucide|ion|gg)-([a-z0-9-]+)$|^([a-z0-9-]+?)-icon$|^icon([A-Z][A-Za-z0-9]+)$/;
+  const NOISE = /^(solid|regular|light|thin|duotone|brands|lg|sm|xs|xl|\dx|fw|spin|pulse|fixed|inverse|border|stack|flip.*|rotate.*|icon|icons|svg|small|large)$/;
+  const clean = (text: string) => text.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[-_#.]+/g, ' ').trim().toLowerCase().slice(0, 30);
+  for (const el of document.querySelectorAll('a, button, [role=button], [role=link], [role=menuitem], [role=tab], [onclick]')) {
+    if (el.getAttribute('aria-label') || el.getAttribute('aria-labelledby') || el.getAttribute('title')) continue;
+    if ((el.textContent ?? '').trim()) continue;
+    if (el.querySelector('img[alt]:not([alt=""])')) continue;
+    let hint = '';
+    const named = el.querySelector('[title], [aria-label], svg title');
+    if (named) hint = named.getAttribute('title') || named.getAttribute('aria-label') || named.textContent || '';
+    if (!hint) {
+      const use = el.querySelector('use');
+      const href = use?.getAttribute('href') || use?.getAttribute('xlink:href') || '';
+      if (href.includes('#')) hint = href.slice(href.lastIndexOf('#') + 1).replace(/^(icon|ico|i)[-_]/, '');
+    }
+    if (!hint) {
+      for (const node of [el, ...el.querySelectorAll('*')].slice(0, 8)) {
+        for (const token of node.classList) {
+          const match = ICON_CLASS.exec(token);
+          const word = match && (match[1] || match[2] || match[3]);
+          if (word && !NOISE.test(word)) {
+            hint = word;
+            break;
+          }
+        }
+        if (hint) break;
+      }
+    }
+    if (!hint) hint = el.getAttribute('data-testid') || el.getAttribute('data-icon') || el.getAttribute('name') || el.id || '';
+    if (hint) add(el, { icon: clean(hint) });
+  }
+
+  // A fixed layer over much of the screen blocks clicks on everything under it.
+  let overlay: { coverage: number; text: string; controls: string[] } | undefined;
+  const area = innerWidth * innerHeight;
+  for (const [fx, fy] of [[0.5, 0.5], [0.5, 0.85], [0.25, 0.3], [0.75, 0.7]]) {
+    let el: Element | null = document.elementFromPoint(innerWidth * fx!, innerHeight * fy!);
+    let fixed: Element | undefined;
+    for (; el && el !== document.body && el !== document.documentElement; el = el.parentElement) {
+      const position = getComputedStyle(el).position;
+      if (position === 'fixed' || position === 'sticky') fixed = el;
+    }
+    if (!fixed) continue;
+    const r = fixed.getBoundingClientRect();
+    const coverage = (Math.max(0, Math.min(r.right, innerWidth) - Math.max(r.left, 0)) * Math.max(0, Math.min(r.bottom, innerHeight) - Math.max(r.top, 0))) / area;
+    if (coverage < 0.3) continue;
+    const controls = [...fixed.querySelectorAll('a[href], button, input, select, textarea, [role=button], [role=link], [role=checkbox]')]
+      .slice(0, 50)
+      .map(keyOf)
+      .filter((k): k is string => !!k);
+    overlay = { coverage, text: ((fixed as HTMLElement).innerText ?? '').replace(/\s+/g, ' ').trim().slice(0, 100), controls };
+    break;
+  }
+
   const root = document.scrollingElement ?? document.documentElement;
   return {
-    fields,
+    fields: [...facts.entries()],
+    overlay,
     documentId: performance.timeOrigin,
     metrics: {
       scrollX: Math.round(window.scrollX),
@@ -142,7 +216,7 @@ async function captureOnce(page: Page): Promise<Capture> {
       for (const [key, value] of entries) if (!fields.has(key)) fields.set(key, value);
     }
   }
-  return { url: page.url(), title, tree: nodes, metrics: facts.metrics, fields, documentId: facts.documentId };
+  return { url: page.url(), title, tree: nodes, metrics: facts.metrics, fields, overlay: facts.overlay, documentId: facts.documentId };
 }
 
 /** Cheap check used before acting on a ref: has a navigation replaced the document? */

@@ -14,6 +14,10 @@ export interface FormatOptions {
   maxTokens: number;
   /** Only the subtree of this ref, whatever the scope. */
   ref?: string;
+  /** Only lines containing this text (case-insensitive), with their section and heading for context, from the whole page. */
+  find?: string;
+  /** Refs first seen in this snapshot: marked `new`. */
+  newRefs?: Set<string>;
 }
 
 export interface FormattedSnapshot {
@@ -64,6 +68,10 @@ interface Line {
   right?: number;
   /** Section headers are kept only when something inside them is kept. */
   sectionEnd?: number;
+  /** The element's box in its own frame, to match facts collected in the page. */
+  boxKey?: string;
+  /** Ref of the nearest enclosing element that has one, for "expand with ref" hints. */
+  container?: string;
 }
 
 interface WalkContext {
@@ -76,6 +84,8 @@ interface WalkContext {
   fields: Map<string, FieldFacts>;
   /** Frame-local boxes are matched against field facts; main-frame and frame boxes share the map. */
   pageUrl: URL | undefined;
+  newRefs?: Set<string>;
+  container?: string;
 }
 
 export function truncate(text: string, limit: number): string {
@@ -141,10 +151,11 @@ function controlLine(node: AriaNode, ctx: WalkContext): string {
   } else if (!name && node.text) {
     name = node.text;
   }
-  if (!name && node.role === 'link' && node.url) name = shortUrl(node.url, ctx.pageUrl);
+  if (!name && !facts?.icon && node.role === 'link' && node.url) name = shortUrl(node.url, ctx.pageUrl);
 
   const parts = [node.ref ?? '', node.role];
   if (name) parts.push(quote(truncate(name, NAME_LIMIT)));
+  else if (facts?.icon) parts.push(`icon=${quote(facts.icon)}`);
   if (value) parts.push(`value=${quote(facts?.password ? '••••••' : truncate(value, NAME_LIMIT))}`);
   if (node.role === 'combobox' && !node.text) {
     const options = countOptions(node);
@@ -161,15 +172,16 @@ function controlLine(node: AriaNode, ctx: WalkContext): string {
   if (facts?.readonly) parts.push('readonly');
   if (facts?.password) parts.push('password');
   if (node.active) parts.push('focused');
+  if (node.ref && ctx.newRefs?.has(node.ref)) parts.push('new');
   if (node.role === 'link' && node.url && name !== shortUrl(node.url, ctx.pageUrl)) parts.push(`-> ${shortUrl(node.url, ctx.pageUrl)}`);
   return parts.join(' ');
 }
 
 function placed(line: Omit<Line, 'top' | 'bottom' | 'left' | 'right'>, box: Box | undefined, ctx: WalkContext): Line {
-  if (!box || (box.width === 0 && box.height === 0)) return line;
+  if (!box || (box.width === 0 && box.height === 0)) return { ...line, container: ctx.container };
   const left = box.x + ctx.offsetX;
   const top = box.y + ctx.offsetY;
-  return { ...line, top, bottom: top + box.height, left, right: left + box.width };
+  return { ...line, top, bottom: top + box.height, left, right: left + box.width, boxKey: boxKey(box), container: ctx.container };
 }
 
 function walk(nodes: Array<AriaNode | string>, ctx: WalkContext, out: Line[], parentBox?: Box): void {
@@ -216,8 +228,8 @@ function walk(nodes: Array<AriaNode | string>, ctx: WalkContext, out: Line[], pa
       out.push(placed({ text: header, depth: ctx.depth, priority: MODAL_ROLES.has(role) ? Priority.Control : Priority.Section, kind: role, ref: node.ref }, node.box, ctx));
       const inner: WalkContext =
         role === 'iframe' && node.box
-          ? { ...ctx, depth: ctx.depth + 1, offsetX: ctx.offsetX + node.box.x, offsetY: ctx.offsetY + node.box.y }
-          : { ...ctx, depth: ctx.depth + 1 };
+          ? { ...ctx, depth: ctx.depth + 1, offsetX: ctx.offsetX + node.box.x, offsetY: ctx.offsetY + node.box.y, container: node.ref ?? ctx.container }
+          : { ...ctx, depth: ctx.depth + 1, container: node.ref ?? ctx.container };
       walk(node.children ?? [node.text ?? ''], inner, out, node.box);
       out[index]!.sectionEnd = out.length;
       continue;
@@ -247,7 +259,8 @@ function walk(nodes: Array<AriaNode | string>, ctx: WalkContext, out: Line[], pa
       continue;
     }
     // cursor:pointer is inherited: below a clickable container, only real controls get a line.
-    walk(node.children ?? [], node.cursor === 'pointer' && node.ref ? { ...ctx, inClickable: true } : ctx, out, node.box);
+    const inner = node.ref ? { ...ctx, container: node.ref } : ctx;
+    walk(node.children ?? [], node.cursor === 'pointer' && node.ref ? { ...inner, inClickable: true } : inner, out, node.box);
   }
   flushText();
 }
@@ -339,9 +352,69 @@ export function pageLines(capture: Capture): Array<{ text: string; ref?: string;
   return lines.filter((line) => line.sectionEnd === undefined || MODAL_ROLES.has(line.kind)).map(({ text, ref, kind }) => ({ text, ref, kind }));
 }
 
+/** For find: keep the section headers around a match and the heading before it. */
+function addContext(lines: Line[], keep: boolean[]): void {
+  const matched = keep.map((k, i) => (k ? i : -1)).filter((i) => i >= 0);
+  for (const i of matched) {
+    for (let j = i - 1; j >= 0; j--) {
+      if (lines[j]!.kind === 'heading') {
+        keep[j] = true;
+        break;
+      }
+    }
+    lines.forEach((line, j) => {
+      if (line.sectionEnd !== undefined && j < i && line.sectionEnd > i) keep[j] = true;
+    });
+  }
+}
+
+const REPEAT_KEEP = 5;
+const REPEAT_MIN = 9;
+
+/** Long runs of list-item text (menus of 200 links are controls and stay) shrink to a few lines and a count. */
+function summariseRepeats(lines: Line[], keep: boolean[]): void {
+  let start = -1;
+  const flush = (end: number) => {
+    const run: number[] = [];
+    for (let i = start; i < end; i++) if (keep[i]) run.push(i);
+    if (run.length >= REPEAT_MIN) {
+      const hidden = run.slice(REPEAT_KEEP);
+      for (const i of hidden) keep[i] = false;
+      const first = lines[hidden[0]!]!;
+      const expand = first.container ? ` (browser_snapshot ref ${first.container} lists them)` : '';
+      lines[hidden[0]!] = { ...first, text: `- … ${hidden.length} more items${expand}`, kind: 'text' };
+      keep[hidden[0]!] = true;
+    }
+    start = -1;
+  };
+  lines.forEach((line, i) => {
+    const isItem = line.kind === 'text' && line.text.startsWith('- ');
+    if (isItem && start === -1) start = i;
+    else if (!isItem && start !== -1 && keep[i]) flush(i);
+  });
+  if (start !== -1) flush(lines.length);
+}
+
+/** Modal dialogs and the controls of a covering overlay come first: they decide what can be clicked. */
+function blockersFirst(lines: Line[], keep: boolean[], overlayControls: string[] | undefined): [Line[], boolean[]] {
+  const first = new Set<number>();
+  lines.forEach((line, i) => {
+    if (MODAL_ROLES.has(line.kind) && line.sectionEnd !== undefined) for (let j = i; j < line.sectionEnd; j++) first.add(j);
+  });
+  if (first.size === 0 && overlayControls?.length) {
+    const boxes = new Set(overlayControls);
+    lines.forEach((line, i) => {
+      if (line.boxKey && boxes.has(line.boxKey) && line.ref) first.add(i);
+    });
+  }
+  if (first.size === 0) return [lines, keep];
+  const order = [...first, ...lines.map((_, i) => i).filter((i) => !first.has(i))];
+  return [order.map((i) => lines[i]!), order.map((i) => keep[i]!)];
+}
+
 export function formatSnapshot(capture: Capture, options: FormatOptions): FormattedSnapshot {
   const { metrics } = capture;
-  const ctx = rootContext(capture);
+  const ctx = { ...rootContext(capture), newRefs: options.newRefs };
 
   let roots: Array<AriaNode | string> = capture.tree;
   let subtreeNote = '';
@@ -382,23 +455,39 @@ export function formatSnapshot(capture: Capture, options: FormatOptions): Format
       if (MODAL_ROLES.has(line.kind) && line.sectionEnd !== undefined) for (let j = i; j < line.sectionEnd; j++) keep[j] = true;
     });
   }
+  let findNote = '';
+  if (options.find) {
+    const query = options.find.toLowerCase();
+    let matches = 0;
+    lines.forEach((line, i) => {
+      keep[i] = line.text.toLowerCase().includes(query) && line.sectionEnd === undefined;
+      if (keep[i]) matches++;
+    });
+    addContext(lines, keep);
+    findNote = ` | find ${quote(options.find)}: ${matches} ${matches === 1 ? 'match' : 'matches'}`;
+  }
   dropEmptySections(lines, keep);
+  if (!options.ref && !options.find) summariseRepeats(lines, keep);
 
   const header: string[] = [];
   const title = capture.title ? ` ${quote(truncate(capture.title, NAME_LIMIT))}` : '';
   const belowPx = metrics.scrollHeight - metrics.scrollY - metrics.viewportHeight;
-  header.push(`page${title} ${capture.url}${subtreeNote}`);
+  header.push(`page${title} ${capture.url}${subtreeNote}${findNote}`);
   header.push(
     `scroll ${px(metrics.scrollY)} of ${px(metrics.scrollHeight)} (viewport ${metrics.viewportWidth}x${metrics.viewportHeight}; ${metrics.scrollY <= 0 ? 'at top' : `${px(metrics.scrollY)} above`}, ${belowPx <= 1 ? 'at bottom' : `${px(belowPx)} below`})`,
   );
   const modal = lines.find((l) => MODAL_ROLES.has(l.kind));
   if (modal) header.push(`! a ${modal.kind} is open and may block the page: ${modal.text.replace(/:$/, '')}`);
-  if (above.length) header.push(`above viewport: ${tally(above)} (scroll up, or scope "page")`);
+  else if (capture.overlay && !options.ref) {
+    header.push(`! an overlay covers ${Math.round(capture.overlay.coverage * 100)}% of the screen and may block clicks: ${quote(truncate(capture.overlay.text, 80))}${capture.overlay.controls.length ? ' (its controls are listed first)' : ''}`);
+  }
+  if (above.length && !options.find) header.push(`above viewport: ${tally(above)} (scroll up, or scope "page")`);
+  const [ordered, orderedKeep] = blockersFirst(lines, keep, capture.overlay?.controls);
 
   const footer: string[] = [];
-  if (below.length) footer.push(`below viewport: ${tally(below)} (scroll down, or scope "page")`);
+  if (below.length && !options.find) footer.push(`below viewport: ${tally(below)} (scroll down, or scope "page")`);
 
-  return applyBudget(lines, keep, header, footer, options.maxTokens);
+  return applyBudget(ordered, orderedKeep, header, footer, options.maxTokens);
 }
 
 function render(line: Line): string {

@@ -30,8 +30,16 @@ export const clickTool = defineBrowserTool({
     await ensureVisible(target.locator, label);
     await ensureEnabled(target.locator, label);
     await ensureNotBlocked(target.locator, label, call.config.timeout);
+    // A link that targets another window opens a tab; wait for it even on a slow machine.
+    const opensTab = await target.locator
+      .evaluate((el) => {
+        const link = el.closest('a[href]') as HTMLAnchorElement | null;
+        return !!link && !!link.target && !['_self', '_top', '_parent'].includes(link.target.toLowerCase());
+      })
+      .catch(() => false);
     const effects = await observeAction(call, () => target.locator.click({ button, clickCount, modifiers, timeout: call.config.timeout }), {
       checkValidation: true,
+      expectPopup: opensTab && !modifiers?.length && (button ?? 'left') === 'left',
     });
     return { ref: target.ref, clicked: label, ...effects };
   },

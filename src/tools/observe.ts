@@ -110,6 +110,8 @@ async function invalidFields(page: Page): Promise<string[]> {
 export interface ObserveOptions {
   /** Report `:user-invalid` fields when the action did not leave the page (clicks and Enter can submit forms). */
   checkValidation?: boolean;
+  /** The action is expected to open a tab (a target=_blank link): wait for it rather than the usual moment. */
+  expectPopup?: boolean;
 }
 
 export async function observeAction(call: CallContext, action: () => Promise<unknown>, options: ObserveOptions = {}): Promise<Effects> {
@@ -119,6 +121,8 @@ export async function observeAction(call: CallContext, action: () => Promise<unk
   const documentBefore = await documentId(page);
   const before: Capture | undefined = refs.lastCapture(page, documentBefore) ?? (await refs.snapshot(page).catch(() => undefined))?.capture;
 
+  session.takePopups(); // anything opened earlier is reported by the tool call's notices, not as this action's tab
+  const popup = options.expectPopup ? page.waitForEvent('popup', { timeout: config.navigationTimeout }).catch(() => undefined) : undefined;
   const navigation = watchNavigation(page);
   let unsubscribe = () => {};
   const dialogOpened = new Promise<'dialog'>((resolve) => {
@@ -135,6 +139,7 @@ export async function observeAction(call: CallContext, action: () => Promise<unk
     // Clicks and Enter start navigations asynchronously; give them a moment to begin.
     await sleep(80);
     if (navigation.started()) await navigation.settled(config.navigationTimeout);
+    if (popup) await popup;
   } finally {
     navigation.stop();
     unsubscribe();
@@ -146,7 +151,7 @@ export async function observeAction(call: CallContext, action: () => Promise<unk
   const downloads = await events.takeDownloads();
   if (downloads.length) effects.downloads = downloads;
 
-  const opened = session.pages().find((p) => !pagesBefore.has(p));
+  const opened = session.takePopups()[0] ?? session.pages().find((p) => !pagesBefore.has(p));
   if (opened) {
     await opened.waitForLoadState('domcontentloaded', { timeout: config.navigationTimeout }).catch(() => {});
     effects.newTab = { url: opened.url(), title: await opened.title().catch(() => '') };

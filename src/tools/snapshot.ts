@@ -13,6 +13,7 @@ export const snapshotTool = defineBrowserTool({
       .optional()
       .describe('"viewport" (default) or "page" (everything, within maxTokens).'),
     ref: z.string().optional().describe('Only this element\'s part of the page (a dialog, form or list).'),
+    find: z.string().optional().describe('Only elements and text containing this, with their section and heading.'),
     maxTokens: z.number().int().min(200).max(100_000).optional().describe('Token budget; the least useful lines are cut first, and the cut is reported.'),
   }),
   output: {
@@ -20,12 +21,13 @@ export const snapshotTool = defineBrowserTool({
     tokens: z.number().describe('Size of the snapshot text in tokens.'),
     refs: z.number().describe('Number of elements with a ref in the text.'),
   },
-  async handle({ scope, ref, maxTokens }, { page, refs, config }) {
+  async handle({ scope, ref, find, maxTokens }, { page, refs, config }) {
     const subtree = ref === undefined ? undefined : normalizeRef(ref);
     const { formatted } = await refs.snapshot(page, {
       scope: scope ?? 'viewport',
       maxTokens: maxTokens ?? config.snapshotMaxTokens,
       ref: subtree,
+      find: find?.trim() || undefined,
     });
     if (subtree && !formatted.text) {
       const whole = await refs.snapshot(page);

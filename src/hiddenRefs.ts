@@ -11,20 +11,20 @@ import { selectors, type Page } from 'playwright-core';
 const ENGINE = 'mbt-lingering-ref';
 let registered: Promise<void> | undefined;
 
-function register(): Promise<void> {
+/** Plain source text: a serialised function could carry bundler helpers that the page lacks. */
+const ENGINE_SOURCE = `({
+  queryAll(root, ref) {
+    return [...root.querySelectorAll('*')].filter((el) => el._ariaRef && el._ariaRef.ref === ref);
+  },
+  query(root, ref) {
+    return this.queryAll(root, ref)[0] || null;
+  },
+})`;
+
+/** Must run before a browser context is created: contexts only know the engines registered before them. */
+export function registerHiddenRefEngine(): Promise<void> {
   registered ??= selectors
-    .register(
-      ENGINE,
-      () => ({
-        query(root: Element, ref: string) {
-          return [...root.querySelectorAll('*')].find((el) => (el as unknown as { _ariaRef?: { ref: string } })._ariaRef?.ref === ref) ?? null;
-        },
-        queryAll(root: Element, ref: string) {
-          return [...root.querySelectorAll('*')].filter((el) => (el as unknown as { _ariaRef?: { ref: string } })._ariaRef?.ref === ref);
-        },
-      }),
-      { contentScript: true },
-    )
+    .register(ENGINE, { content: ENGINE_SOURCE }, { contentScript: true })
     .catch(() => {}); // already registered by another toolset in this process
   return registered;
 }
@@ -32,7 +32,7 @@ function register(): Promise<void> {
 /** True when the element that had `ref` in this document is still attached but not visible. */
 export async function isHiddenRef(page: Page, ref: string): Promise<boolean> {
   if (!/^e\d+$/.test(ref) && !/^f\d+e\d+$/.test(ref)) return false;
-  await register();
+  await registerHiddenRefEngine();
   try {
     const locator = page.locator(`${ENGINE}=${ref}`);
     return (await locator.count()) === 1 && !(await locator.isVisible());

@@ -6,6 +6,7 @@ import { BrowserManager } from 'agent-browser';
 import type { Page } from 'playwright-core';
 import { requireChromeExecutable, type ResolvedConfig } from './config.js';
 import { BrowserToolError, toBrowserToolError } from './errors.js';
+import { registerHiddenRefEngine } from './hiddenRefs.js';
 import { PageEvents } from './pageEvents.js';
 
 export interface TabInfo {
@@ -157,6 +158,7 @@ export class BrowserSession {
   private async launch(): Promise<BrowserManager> {
     const manager = new BrowserManager();
     const { config } = this;
+    await registerHiddenRefEngine();
     try {
       if (config.cdpUrl) {
         await manager.launch({ cdpUrl: config.cdpUrl, viewport: config.viewport, allowedDomains: config.allowedDomains });

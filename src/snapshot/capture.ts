@@ -3,6 +3,7 @@
  * (scroll position, and which fields are password, required or read-only).
  */
 import type { Frame, Page } from 'playwright-core';
+import { evaluateInPage } from '../inPage.js';
 
 export interface Box {
   x: number;
@@ -178,7 +179,7 @@ type PageFacts = ReturnType<typeof collectPageFacts>;
 
 async function frameFields(frame: Frame): Promise<PageFacts['fields']> {
   try {
-    return (await frame.evaluate(collectPageFacts)).fields;
+    return (await evaluateInPage(frame, collectPageFacts)).fields;
   } catch {
     return []; // a frame that navigated or detached mid-capture has nothing to add
   }
@@ -204,7 +205,7 @@ export async function capturePage(page: Page): Promise<Capture> {
 async function captureOnce(page: Page): Promise<Capture> {
   const [tree, facts, title] = await Promise.all([
     page.ariaSnapshotJSON({ mode: 'ai', boxes: true }) as Promise<unknown>,
-    page.evaluate(collectPageFacts),
+    evaluateInPage(page, collectPageFacts),
     page.title().catch(() => ''),
   ]);
   const nodes = (Array.isArray(tree) ? tree : [tree]) as AriaNode[];

@@ -16,9 +16,14 @@ export interface SnapshotDiff {
   truncated: boolean;
 }
 
+/** Focus moves with every click and keystroke; reporting it would add a line to every diff. */
+function withoutFocus(lines: Array<{ text: string; ref?: string; kind: string }>) {
+  return lines.map((line) => ({ ...line, text: line.text.replace(/ focused(?= |$)/, '') }));
+}
+
 export function diffCaptures(before: Capture, after: Capture, maxTokens = 400): SnapshotDiff {
-  const old = pageLines(before);
-  const now = pageLines(after);
+  const old = withoutFocus(pageLines(before));
+  const now = withoutFocus(pageLines(after));
   const oldByRef = new Map(old.filter((l) => l.ref).map((l) => [l.ref!, l.text]));
   const newRefs = new Set(now.filter((l) => l.ref).map((l) => l.ref!));
   // Text lines have no identity: compare them as multisets.

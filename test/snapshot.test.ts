@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserToolset } from '../src/index.js';
+import { startServer, type TestServer } from './helpers/server.js';
+import { call, createTestToolset, refOf } from './helpers/toolset.js';
+
+let server: TestServer;
+let browser: BrowserToolset;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = createTestToolset();
+});
+afterAll(async () => {
+  await browser.close();
+  await server.close();
+});
+
+async function inbox(): Promise<string> {
+  const result = await call(browser, 'browser_navigate', { url: server.url('/fixtures/icons.html') });
+  expect(result.ok).toBe(true);
+  return result.snapshot;
+}
+
+describe('snapshot details', () => {
+  it('names icon-only controls from their icon, symbol or test id', async () => {
+    const snap = await inbox();
+    expect(snap).toMatch(/^\s*(?:f\d+)?e\d+ button icon="trash can"$/m);
+    expect(snap).toMatch(/^\s*(?:f\d+)?e\d+ button icon="star"$/m);
+    expect(snap).toMatch(/^\s*(?:f\d+)?e\d+ button icon="more actions"$/m);
+    expect(snap).toMatch(/^\s*(?:f\d+)?e\d+ link icon="gear" -> \/settings$/m);
+    expect(snap).toMatch(/^\s*(?:f\d+)?e\d+ clickable "Unread only"$/m);
+  });
+
+  it('puts a covering overlay and its controls first, with a warning', async () => {
+    const snap = await inbox();
+    const lines = snap.split('\n');
+    expect(lines[2]).toMatch(/^! an overlay covers \d+% of the screen and may block clicks: "We value your privacy/);
+    expect(lines[3]).toMatch(/button "Accept all"$/);
+    expect(lines[4]).toMatch(/button "Manage choices"$/);
+  });
+
+  it('summarises a long run of list items, and the ref option lists them all', async () => {
+    const snap = await inbox();
+    expect(snap).toContain('- Message 5');
+    expect(snap).not.toContain('- Message 9');
+    const more = /- … 7 more items \(browser_snapshot ref ((?:f\d+)?e\d+) lists them\)/.exec(snap);
+    expect(more, snap).not.toBeNull();
+    const all = await call(browser, 'browser_snapshot', { ref: more![1] });
+    expect(all.snapshot).toContain('- Message 12');
+  });
+
+  it('find returns only matching lines with their context', async () => {
+    await inbox();
+    const found = await call(browser, 'browser_snapshot', { find: 'message 1' });
+    expect(found.snapshot).toMatch(/find "message 1": 4 matches/);
+    expect(found.snapshot).toContain('# Inbox');
+    expect(found.snapshot).toContain('- Message 12');
+    expect(found.snapshot).not.toMatch(/button "Accept all"/);
+    expect(found.snapshot).not.toContain('Message 2\n');
+  });
+
+  it('marks elements that appeared since the last snapshot as new, and the click diff shows them', async () => {
+    const snap = await inbox();
+    await call(browser, 'browser_click', { ref: refOf(snap, 'button', 'Accept all') });
+    const clicked = await call(browser, 'browser_click', { ref: refOf(snap, 'button', 'Show more') });
+    expect(clicked.changes).toMatch(/^\+ (?:f\d+)?e\d+ button "Archive all"$/m);
+    const fresh = await call(browser, 'browser_navigate', { url: server.url('/fixtures/icons.html') });
+    expect(fresh.snapshot).not.toContain(' new');
+    const page = await browser.page();
+    await page.evaluate(() => (document.getElementById('later')!.hidden = false));
+    const after = await call(browser, 'browser_snapshot', {});
+    expect(after.snapshot).toMatch(/button "Archive all" new$/m);
+    expect(after.snapshot).not.toMatch(/button "Show more" new/);
+  });
+});

@@ -38,7 +38,7 @@ describe('formatSnapshot (unit, on captured JSON)', () => {
     const { text } = formatSnapshot(capture(tree), { scope: 'viewport', maxTokens: 2000 });
     expect(text.split('\n')).toEqual([
       'page "Cart" https://shop.example/cart',
-      'scroll 0px of 3,000px (viewport 1280x720; at top, 2,280px below)',
+      'scroll: top, 2,280px below',
       '## Your cart',
       'e4 spinbutton "Quantity" value="2"',
       'e5 checkbox "Gift wrap" checked',
@@ -73,10 +73,12 @@ describe('formatSnapshot (unit, on captured JSON)', () => {
     const { text, refsShown } = formatSnapshot(capture(tree), { scope: 'viewport', maxTokens: 2000 });
     expect(text).toContain('e1 button "Top"');
     expect(text).not.toContain('Far 0');
-    expect(text).toContain('below viewport: 5 links, 1 button');
+    expect(text).toContain('below: 5 links, 1 button (scroll down, or scope "page")');
     expect(refsShown).toBe(1);
     const page = formatSnapshot(capture(tree), { scope: 'page', maxTokens: 2000 });
     expect(page.text).toContain('e20 button "Way down"');
+    expect(page.text).toContain('e10 link "Far 0"'); // whole-page mode leaves link targets out
+    expect(page.text).not.toContain('->');
     expect(page.refsShown).toBe(7);
   });
 
@@ -85,7 +87,8 @@ describe('formatSnapshot (unit, on captured JSON)', () => {
       { role: 'paragraph', ref: `p${i}`, box: box(i * 40), text: `Paragraph number ${i} with a sentence of filler text that costs tokens.` } as AriaNode,
       { role: 'button', name: `Action ${i}`, ref: `e${i}`, box: box(i * 40 + 20) } as AriaNode,
     ]).flat();
-    const result = formatSnapshot(capture(tree), { scope: 'page', maxTokens: 400 });
+    const tall = capture(tree, { metrics: { scrollX: 0, scrollY: 0, scrollWidth: 1280, scrollHeight: 3000, viewportWidth: 1280, viewportHeight: 3000 } });
+    const result = formatSnapshot(tall, { scope: 'viewport', maxTokens: 400 });
     expect(result.tokens).toBeLessThanOrEqual(400);
     expect(result.text).toMatch(/\[cut to fit 400 tokens: 60 text.*\]/);
     expect(result.text).toContain('e0 button "Action 0"');

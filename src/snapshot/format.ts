@@ -42,7 +42,8 @@ const SECTIONS = new Set([
 ]);
 const MODAL_ROLES = new Set(['dialog', 'alertdialog']);
 const VALUE_ROLES = new Set(['textbox', 'searchbox', 'spinbutton', 'slider']);
-const TEXT_LIMIT = 120;
+const TEXT_LIMIT = 80;
+const HEADING_LIMIT = 100;
 const NAME_LIMIT = 100;
 const URL_LIMIT = 80;
 
@@ -86,6 +87,8 @@ interface WalkContext {
   pageUrl: URL | undefined;
   newRefs?: Set<string>;
   container?: string;
+  /** Whole-page listings leave link targets out: they cost more than they help across hundreds of links. */
+  hideLinkTargets?: boolean;
 }
 
 export function truncate(text: string, limit: number): string {
@@ -148,8 +151,9 @@ function controlLine(node: AriaNode, ctx: WalkContext): string {
   } else if (node.role === 'combobox') {
     const selected = selectedOptions(node);
     value = selected.length ? selected.join(', ') : node.text;
-  } else if (!name && node.text) {
-    name = node.text;
+  } else if (!name) {
+    // Playwright leaves the name out when the children spell it (an image's alt, a heading inside a link).
+    name = node.text || collectText(node);
   }
   if (!name && !facts?.icon && node.role === 'link' && node.url) name = shortUrl(node.url, ctx.pageUrl);
 
@@ -173,7 +177,7 @@ function controlLine(node: AriaNode, ctx: WalkContext): string {
   if (facts?.password) parts.push('password');
   if (node.active) parts.push('focused');
   if (node.ref && ctx.newRefs?.has(node.ref)) parts.push('new');
-  if (node.role === 'link' && node.url && name !== shortUrl(node.url, ctx.pageUrl)) parts.push(`-> ${shortUrl(node.url, ctx.pageUrl)}`);
+  if (node.role === 'link' && node.url && !ctx.hideLinkTargets && name !== shortUrl(node.url, ctx.pageUrl)) parts.push(`-> ${shortUrl(node.url, ctx.pageUrl)}`);
   return parts.join(' ');
 }
 
@@ -207,12 +211,17 @@ function walk(nodes: Array<AriaNode | string>, ctx: WalkContext, out: Line[], pa
     if (role === 'heading') {
       const level = Math.min(node.level ?? 2, 6);
       const name = node.name || node.text || '';
-      if (name) out.push(placed({ text: `${'#'.repeat(level)} ${truncate(name, TEXT_LIMIT)}`, depth: ctx.depth, priority: Priority.Heading, kind: 'heading' }, node.box, ctx));
+      if (name) out.push(placed({ text: `${'#'.repeat(level)} ${truncate(name, HEADING_LIMIT)}`, depth: ctx.depth, priority: Priority.Heading, kind: 'heading' }, node.box, ctx));
       // A heading can hold a link; list it so it stays reachable.
       if (hasRefDescendant(node, LEAF_CONTROLS)) walk(node.children ?? [], ctx, out, node.box);
       continue;
     }
 
+    // A wrapper role (a menuitem around a link) with no name of its own: list what is inside instead.
+    if (node.ref && LEAF_CONTROLS.has(role) && !node.name && hasRefDescendant(node, LEAF_CONTROLS)) {
+      walk(node.children ?? [], { ...ctx, container: node.ref }, out, node.box);
+      continue;
+    }
     if (node.ref && (LEAF_CONTROLS.has(role) || COMPOSITE_CONTROLS.has(role))) {
       out.push(placed({ text: controlLine(node, ctx), depth: ctx.depth, priority: Priority.Control, kind: role, ref: node.ref }, node.box, ctx));
       if (COMPOSITE_CONTROLS.has(role)) walk(node.children ?? [], { ...ctx, depth: ctx.depth + 1 }, out, node.box);
@@ -306,11 +315,11 @@ function plural(count: number, word: string): string {
 }
 
 /** "12 links, 3 buttons, 1 textbox": what a group of left-out lines held, most common first. */
-export function tally(lines: Line[]): string {
+export function tally(lines: Line[], withText = false): string {
   const counts = new Map<string, number>();
   for (const line of lines) {
-    if (line.priority === Priority.Section) continue;
-    const kind = line.kind === 'text' ? 'text' : line.kind;
+    if (line.priority === Priority.Section || (line.priority === Priority.Text && !withText)) continue;
+    const kind = line.kind;
     counts.set(kind, (counts.get(kind) ?? 0) + 1);
   }
   return [...counts.entries()]
@@ -328,7 +337,8 @@ function px(n: number): string {
 function dropEmptySections(lines: Line[], keep: boolean[]): void {
   for (let i = lines.length - 1; i >= 0; i--) {
     const end = lines[i]!.sectionEnd;
-    if (end === undefined || !keep[i] || MODAL_ROLES.has(lines[i]!.kind)) continue;
+    // Named sections stay even when empty here: a drop zone or a labelled panel is a target in itself.
+    if (end === undefined || !keep[i] || MODAL_ROLES.has(lines[i]!.kind) || lines[i]!.text.includes('"')) continue;
     let any = false;
     for (let j = i + 1; j < end; j++) if (keep[j]) any = true;
     if (!any) keep[i] = false;
@@ -414,7 +424,8 @@ function blockersFirst(lines: Line[], keep: boolean[], overlayControls: string[]
 
 export function formatSnapshot(capture: Capture, options: FormatOptions): FormattedSnapshot {
   const { metrics } = capture;
-  const ctx = { ...rootContext(capture), newRefs: options.newRefs };
+  const wholePage = options.scope === 'page' && !options.ref && !options.find;
+  const ctx = { ...rootContext(capture), newRefs: options.newRefs, hideLinkTargets: wholePage };
 
   let roots: Array<AriaNode | string> = capture.tree;
   let subtreeNote = '';
@@ -433,7 +444,7 @@ export function formatSnapshot(capture: Capture, options: FormatOptions): Format
 
   // Viewport selection: keep lines that overlap the viewport plus a margin; lines with no box
   // inherit the decision of the line before them.
-  const margin = Math.round(metrics.viewportHeight / 4);
+  const margin = Math.round(metrics.viewportHeight / 8);
   const keep = lines.map(() => true);
   const above: Line[] = [];
   const below: Line[] = [];
@@ -455,6 +466,8 @@ export function formatSnapshot(capture: Capture, options: FormatOptions): Format
       if (MODAL_ROLES.has(line.kind) && line.sectionEnd !== undefined) for (let j = i; j < line.sectionEnd; j++) keep[j] = true;
     });
   }
+  // The whole page is for finding what to act on: controls and headings, not paragraphs (browser_read reads).
+  if (wholePage) lines.forEach((line, i) => (keep[i] = keep[i]! && line.priority !== Priority.Text));
   let findNote = '';
   if (options.find) {
     const query = options.find.toLowerCase();
@@ -474,18 +487,22 @@ export function formatSnapshot(capture: Capture, options: FormatOptions): Format
   const belowPx = metrics.scrollHeight - metrics.scrollY - metrics.viewportHeight;
   header.push(`page${title} ${capture.url}${subtreeNote}${findNote}`);
   header.push(
-    `scroll ${px(metrics.scrollY)} of ${px(metrics.scrollHeight)} (viewport ${metrics.viewportWidth}x${metrics.viewportHeight}; ${metrics.scrollY <= 0 ? 'at top' : `${px(metrics.scrollY)} above`}, ${belowPx <= 1 ? 'at bottom' : `${px(belowPx)} below`})`,
+    metrics.scrollY <= 0 && belowPx <= 1
+      ? 'scroll: the whole page is in view'
+      : `scroll: ${metrics.scrollY <= 0 ? 'top' : `${px(metrics.scrollY)} above`}, ${belowPx <= 1 ? 'bottom' : `${px(belowPx)} below`}`,
   );
   const modal = lines.find((l) => MODAL_ROLES.has(l.kind));
   if (modal) header.push(`! a ${modal.kind} is open and may block the page: ${modal.text.replace(/:$/, '')}`);
   else if (capture.overlay && !options.ref) {
     header.push(`! an overlay covers ${Math.round(capture.overlay.coverage * 100)}% of the screen and may block clicks: ${quote(truncate(capture.overlay.text, 80))}${capture.overlay.controls.length ? ' (its controls are listed first)' : ''}`);
   }
-  if (above.length && !options.find) header.push(`above viewport: ${tally(above)} (scroll up, or scope "page")`);
+  const aboveTally = options.find ? '' : tally(above);
+  if (aboveTally) header.push(`above: ${aboveTally} (scroll up, or scope "page")`);
   const [ordered, orderedKeep] = blockersFirst(lines, keep, capture.overlay?.controls);
 
   const footer: string[] = [];
-  if (below.length && !options.find) footer.push(`below viewport: ${tally(below)} (scroll down, or scope "page")`);
+  const belowTally = options.find ? '' : tally(below);
+  if (belowTally) footer.push(`below: ${belowTally} (scroll down, or scope "page")`);
 
   return applyBudget(ordered, orderedKeep, header, footer, options.maxTokens);
 }
@@ -521,7 +538,7 @@ function applyBudget(lines: Line[], keep: boolean[], header: string[], footer: s
   const body = lines.filter((_, i) => keep[i]).map(render);
   const parts = [...header, ...body, ...footer];
   if (cut.length) {
-    parts.push(`[cut to fit ${maxTokens} tokens: ${tally(cut)}. Ask browser_snapshot with a larger maxTokens, a ref to expand one part, or scope "viewport"]`);
+    parts.push(`[cut to fit ${maxTokens} tokens: ${tally(cut, true)}. Ask browser_snapshot with a larger maxTokens, a ref to expand one part, or scope "viewport"]`);
   }
   let text = parts.join('\n');
   let tokens = countTokens(text);

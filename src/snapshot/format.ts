@@ -92,7 +92,8 @@ interface WalkContext {
 }
 
 export function truncate(text: string, limit: number): string {
-  const clean = text.replace(/\s+/g, ' ').trim();
+  // Normalise only what can be shown: page text can run to many kilobytes.
+  const clean = (text.length > limit * 4 ? text.slice(0, limit * 4) : text).replace(/\s+/g, ' ').trim();
   return clean.length > limit ? `${clean.slice(0, limit - 1)}…` : clean;
 }
 
@@ -112,12 +113,22 @@ function shortUrl(url: string, base: URL | undefined): string {
   return truncate(shown, URL_LIMIT);
 }
 
-function hasRefDescendant(node: AriaNode, roles: Set<string>): boolean {
+const controlInside = new WeakMap<AriaNode, boolean>();
+
+/** Whether a control with a ref sits somewhere below `node` (memoised: asked of many nested containers). */
+function hasRefDescendant(node: AriaNode, roles: Set<string> = LEAF_CONTROLS): boolean {
+  const known = controlInside.get(node);
+  if (known !== undefined) return known;
+  let found = false;
   for (const child of node.children ?? []) {
     if (typeof child === 'string') continue;
-    if ((child.ref && roles.has(child.role)) || hasRefDescendant(child, roles)) return true;
+    if ((child.ref && roles.has(child.role)) || hasRefDescendant(child, roles)) {
+      found = true;
+      break;
+    }
   }
-  return false;
+  controlInside.set(node, found);
+  return found;
 }
 
 function selectedOptions(node: AriaNode): string[] {
@@ -155,7 +166,8 @@ function controlLine(node: AriaNode, ctx: WalkContext): string {
     // Playwright leaves the name out when the children spell it (an image's alt, a heading inside a link).
     name = node.text || collectText(node);
   }
-  if (!name && !facts?.icon && node.role === 'link' && node.url) name = shortUrl(node.url, ctx.pageUrl);
+  const target = node.role === 'link' && node.url ? shortUrl(node.url, ctx.pageUrl) : undefined;
+  if (!name && !facts?.icon && target) name = target;
 
   const parts = [node.ref ?? '', node.role];
   if (name) parts.push(quote(truncate(name, NAME_LIMIT)));
@@ -177,15 +189,20 @@ function controlLine(node: AriaNode, ctx: WalkContext): string {
   if (facts?.password) parts.push('password');
   if (node.active) parts.push('focused');
   if (node.ref && ctx.newRefs?.has(node.ref)) parts.push('new');
-  if (node.role === 'link' && node.url && !ctx.hideLinkTargets && name !== shortUrl(node.url, ctx.pageUrl)) parts.push(`-> ${shortUrl(node.url, ctx.pageUrl)}`);
+  if (target && !ctx.hideLinkTargets && name !== target) parts.push(`-> ${target}`);
   return parts.join(' ');
 }
 
-function placed(line: Omit<Line, 'top' | 'bottom' | 'left' | 'right'>, box: Box | undefined, ctx: WalkContext): Line {
-  if (!box || (box.width === 0 && box.height === 0)) return { ...line, container: ctx.container };
-  const left = box.x + ctx.offsetX;
-  const top = box.y + ctx.offsetY;
-  return { ...line, top, bottom: top + box.height, left, right: left + box.width, boxKey: boxKey(box), container: ctx.container };
+/** Gives a new line its position; mutates the fresh object rather than copying it (hot path on big pages). */
+function placed(line: Line, box: Box | undefined, ctx: WalkContext): Line {
+  line.container = ctx.container;
+  if (!box || (box.width === 0 && box.height === 0)) return line;
+  line.left = box.x + ctx.offsetX;
+  line.top = box.y + ctx.offsetY;
+  line.right = line.left + box.width;
+  line.bottom = line.top + box.height;
+  line.boxKey = `${Math.round(box.x)},${Math.round(box.y)},${Math.round(box.width)},${Math.round(box.height)}`;
+  return line;
 }
 
 function walk(nodes: Array<AriaNode | string>, ctx: WalkContext, out: Line[], parentBox?: Box): void {

@@ -18,7 +18,7 @@ function capture(tree: AriaNode[], overrides: Partial<Capture> = {}): Capture {
 }
 
 describe('formatSnapshot (unit, on captured JSON)', () => {
-  it('writes one line per control with value, states and a short link target', () => {
+  it('writes one line per control with value, states, and link targets where the name is not enough', () => {
     const tree: AriaNode[] = [
       {
         role: 'generic',
@@ -30,6 +30,7 @@ describe('formatSnapshot (unit, on captured JSON)', () => {
           { role: 'checkbox', name: 'Gift wrap', checked: true, ref: 'e5', box: box(60) },
           { role: 'button', name: 'Checkout', disabled: true, ref: 'e6', box: box(90) },
           { role: 'link', name: 'Continue shopping', ref: 'e7', box: box(120), url: 'https://shop.example/products?page=1' },
+          { role: 'link', name: 'Read more', ref: 'e10', box: box(130), url: 'https://shop.example/blog/kettles' },
           { role: 'link', name: 'Help', ref: 'e8', box: box(150), url: 'https://help.example/' },
           { role: 'button', ref: 'e9', box: box(180), text: 'Remove item', active: true },
         ],
@@ -43,7 +44,8 @@ describe('formatSnapshot (unit, on captured JSON)', () => {
       'e4 spinbutton "Quantity" value="2"',
       'e5 checkbox "Gift wrap" checked',
       'e6 button "Checkout" disabled',
-      'e7 link "Continue shopping" -> /products?page=1',
+      'e7 link "Continue shopping"',
+      'e10 link "Read more" -> /blog/kettles',
       'e8 link "Help" -> https://help.example/',
       'e9 button "Remove item" focused',
     ]);

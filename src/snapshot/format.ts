@@ -87,8 +87,13 @@ interface WalkContext {
   pageUrl: URL | undefined;
   newRefs?: Set<string>;
   container?: string;
-  /** Whole-page listings leave link targets out: they cost more than they help across hundreds of links. */
-  hideLinkTargets?: boolean;
+  /**
+   * Which link targets to print. `all`: every one (subtrees, find). `useful`: where the name alone does not
+   * tell links apart (generic or repeated names) or the link leaves the site. `none`: whole-page listings.
+   */
+  linkTargets?: 'all' | 'useful' | 'none';
+  /** Link names used by more than one link on the page. */
+  repeatedLinkNames?: Set<string>;
 }
 
 export function truncate(text: string, limit: number): string {
@@ -153,6 +158,36 @@ function countOptions(node: AriaNode): number {
   return count;
 }
 
+const GENERIC_LINK_NAMES = /^(more|read more|see more|learn more|more info|details|here|click here|link|next|previous|prev|back|continue|download|open|view|view all|see all|show all|edit|reply|share|comment|comments|\d+|\[\d+\]|»|›|→|…)$/i;
+
+function showTarget(name: string, url: string, target: string, ctx: WalkContext): boolean {
+  const mode = ctx.linkTargets ?? 'all';
+  if (mode !== 'useful') return mode === 'all';
+  if (!name || GENERIC_LINK_NAMES.test(name.trim()) || ctx.repeatedLinkNames?.has(name)) return true;
+  try {
+    return !!ctx.pageUrl && new URL(url, ctx.pageUrl).host !== ctx.pageUrl.host;
+  } catch {
+    return false;
+  }
+}
+
+function repeatedLinkNames(nodes: Array<AriaNode | string>): Set<string> {
+  const seen = new Set<string>();
+  const repeated = new Set<string>();
+  const visit = (list: Array<AriaNode | string>) => {
+    for (const node of list) {
+      if (typeof node === 'string') continue;
+      if (node.role === 'link' && node.name) {
+        if (seen.has(node.name)) repeated.add(node.name);
+        seen.add(node.name);
+      }
+      if (node.children) visit(node.children);
+    }
+  };
+  visit(nodes);
+  return repeated;
+}
+
 function controlLine(node: AriaNode, ctx: WalkContext): string {
   const facts = node.box ? ctx.fields.get(boxKey(node.box)) : undefined;
   let name = node.name ?? '';
@@ -189,7 +224,7 @@ function controlLine(node: AriaNode, ctx: WalkContext): string {
   if (facts?.password) parts.push('password');
   if (node.active) parts.push('focused');
   if (node.ref && ctx.newRefs?.has(node.ref)) parts.push('new');
-  if (target && !ctx.hideLinkTargets && name !== target) parts.push(`-> ${target}`);
+  if (target && name !== target && showTarget(name, node.url!, target, ctx)) parts.push(`-> ${target}`);
   return parts.join(' ');
 }
 
@@ -442,7 +477,13 @@ function blockersFirst(lines: Line[], keep: boolean[], overlayControls: string[]
 export function formatSnapshot(capture: Capture, options: FormatOptions): FormattedSnapshot {
   const { metrics } = capture;
   const wholePage = options.scope === 'page' && !options.ref && !options.find;
-  const ctx = { ...rootContext(capture), newRefs: options.newRefs, hideLinkTargets: wholePage };
+  const linkTargets = wholePage ? 'none' : options.ref || options.find ? 'all' : 'useful';
+  const ctx: WalkContext = {
+    ...rootContext(capture),
+    newRefs: options.newRefs,
+    linkTargets,
+    repeatedLinkNames: linkTargets === 'useful' ? repeatedLinkNames(capture.tree) : undefined,
+  };
 
   let roots: Array<AriaNode | string> = capture.tree;
   let subtreeNote = '';

@@ -73,6 +73,8 @@ export interface Capture {
   documentId: number;
 }
 
+const CAPTURE_TIMEOUT_MS = 60_000;
+
 export function boxKey(box: Box): string {
   return `${Math.round(box.x)},${Math.round(box.y)},${Math.round(box.width)},${Math.round(box.height)}`;
 }
@@ -204,7 +206,8 @@ export async function capturePage(page: Page): Promise<Capture> {
 
 async function captureOnce(page: Page): Promise<Capture> {
   const [tree, facts, title] = await Promise.all([
-    page.ariaSnapshotJSON({ mode: 'ai', boxes: true }) as Promise<unknown>,
+    // Huge pages take seconds; the action timeout would cut them off, a hung page must not block forever.
+    page.ariaSnapshotJSON({ mode: 'ai', boxes: true, timeout: CAPTURE_TIMEOUT_MS }) as Promise<unknown>,
     evaluateInPage(page, collectPageFacts),
     page.title().catch(() => ''),
   ]);

@@ -165,6 +165,7 @@ function collectPageFacts() {
   return {
     fields: [...facts.entries()],
     overlay,
+    title: document.title,
     documentId: performance.timeOrigin,
     metrics: {
       scrollX: Math.round(window.scrollX),
@@ -205,11 +206,10 @@ export async function capturePage(page: Page): Promise<Capture> {
 }
 
 async function captureOnce(page: Page): Promise<Capture> {
-  const [tree, facts, title] = await Promise.all([
+  const [tree, facts] = await Promise.all([
     // Huge pages take seconds; the action timeout would cut them off, a hung page must not block forever.
     page.ariaSnapshotJSON({ mode: 'ai', boxes: true, timeout: CAPTURE_TIMEOUT_MS }) as Promise<unknown>,
     evaluateInPage(page, collectPageFacts),
-    page.title().catch(() => ''),
   ]);
   const nodes = (Array.isArray(tree) ? tree : [tree]) as AriaNode[];
   const fields = new Map(facts.fields);
@@ -220,7 +220,7 @@ async function captureOnce(page: Page): Promise<Capture> {
       for (const [key, value] of entries) if (!fields.has(key)) fields.set(key, value);
     }
   }
-  return { url: page.url(), title, tree: nodes, metrics: facts.metrics, fields, overlay: facts.overlay, documentId: facts.documentId };
+  return { url: page.url(), title: facts.title, tree: nodes, metrics: facts.metrics, fields, overlay: facts.overlay, documentId: facts.documentId };
 }
 
 /** Cheap check used before acting on a ref: has a navigation replaced the document? */

@@ -45,7 +45,7 @@ const VALUE_ROLES = new Set(['textbox', 'searchbox', 'spinbutton', 'slider']);
 const TEXT_LIMIT = 80;
 const HEADING_LIMIT = 100;
 const NAME_LIMIT = 100;
-const URL_LIMIT = 80;
+const URL_LIMIT = 60;
 
 /** Value of lines when the budget forces a cut: lower goes first. */
 const enum Priority {
@@ -111,7 +111,7 @@ function shortUrl(url: string, base: URL | undefined): string {
   try {
     const resolved = new URL(url, base);
     if (base && resolved.origin === base.origin) shown = resolved.pathname + resolved.search + resolved.hash;
-    else shown = resolved.href;
+    else shown = /^https?:$/.test(resolved.protocol) ? resolved.href.replace(/^https?:\/\/(www\.)?/, '') : resolved.href;
   } catch {
     // keep what the page wrote
   }
@@ -160,15 +160,25 @@ function countOptions(node: AriaNode): number {
 
 const GENERIC_LINK_NAMES = /^(more|read more|see more|learn more|more info|details|here|click here|link|next|previous|prev|back|continue|download|open|view|view all|see all|show all|edit|reply|share|comment|comments|\d+|\[\d+\]|»|›|→|…)$/i;
 
-function showTarget(name: string, url: string, target: string, ctx: WalkContext): boolean {
+/**
+ * The target to print after `->`, or undefined. In `useful` mode: the path when the name does not tell the
+ * link apart (generic or repeated), the host alone when the link leaves the site, nothing otherwise.
+ * `javascript:` targets say nothing and are never printed.
+ */
+function linkTarget(name: string, url: string, target: string, ctx: WalkContext): string | undefined {
   const mode = ctx.linkTargets ?? 'all';
-  if (mode !== 'useful') return mode === 'all';
-  if (!name || GENERIC_LINK_NAMES.test(name.trim()) || ctx.repeatedLinkNames?.has(name)) return true;
+  if (mode === 'none' || /^javascript:/i.test(url) || name === target) return undefined;
+  if (mode === 'all') return target;
+  if (!name || GENERIC_LINK_NAMES.test(name.trim()) || ctx.repeatedLinkNames?.has(name)) return target;
   try {
-    return !!ctx.pageUrl && new URL(url, ctx.pageUrl).host !== ctx.pageUrl.host;
+    const resolved = new URL(url, ctx.pageUrl);
+    if (ctx.pageUrl && resolved.host !== ctx.pageUrl.host && /^https?:$/.test(resolved.protocol)) {
+      return resolved.host.replace(/^www\./, '') + (resolved.pathname.length > 1 ? '/…' : '');
+    }
   } catch {
-    return false;
+    // an unparsable href: nothing useful to say
   }
+  return undefined;
 }
 
 function repeatedLinkNames(nodes: Array<AriaNode | string>): Set<string> {
@@ -224,7 +234,8 @@ function controlLine(node: AriaNode, ctx: WalkContext): string {
   if (facts?.password) parts.push('password');
   if (node.active) parts.push('focused');
   if (node.ref && ctx.newRefs?.has(node.ref)) parts.push('new');
-  if (target && name !== target && showTarget(name, node.url!, target, ctx)) parts.push(`-> ${target}`);
+  const shown = target ? linkTarget(name, node.url!, target, ctx) : undefined;
+  if (shown) parts.push(`-> ${shown}`);
   return parts.join(' ');
 }
 
@@ -328,11 +339,15 @@ function walk(nodes: Array<AriaNode | string>, ctx: WalkContext, out: Line[], pa
 
 function collectText(node: AriaNode): string {
   const parts: string[] = [];
+  // Logos often repeat the same alt text in several images; say it once.
+  const push = (text: string) => {
+    if (text.trim() && parts[parts.length - 1] !== text) parts.push(text);
+  };
   const visit = (n: AriaNode | string) => {
-    if (typeof n === 'string') parts.push(n);
+    if (typeof n === 'string') push(n);
     else {
-      if (n.name) parts.push(n.name);
-      else if (n.text) parts.push(n.text);
+      if (n.name) push(n.name);
+      else if (n.text) push(n.text);
       else (n.children ?? []).forEach(visit);
     }
   };

@@ -91,5 +91,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   ];
   console.log(lines.join('\n'));
   for (const r of results) console.log(`\n${r.system}: ${r.names.join(', ')}`);
-  writeFileSync(join(dirname(new URL(import.meta.url).pathname), 'results', 'tools.json'), JSON.stringify(results, null, 2));
+  const dir = join(dirname(new URL(import.meta.url).pathname), 'results');
+  writeFileSync(join(dir, 'tools.json'), JSON.stringify(results, null, 2));
+  writeFileSync(
+    join(dir, 'tools.md'),
+    `Tool-list tokens, ${new Date().toISOString().slice(0, 10)} (name, description and JSON schema of every tool, as Mastra sends them; o200k_base):\n\n${lines.join('\n')}\n\n${results.map((r) => `- ${r.system}: ${r.names.join(', ')}`).join('\n')}\n`,
+  );
 }

@@ -73,3 +73,20 @@ describe('snapshot details', () => {
     expect(after.snapshot).not.toMatch(/button "Show more" new/);
   });
 });
+
+describe('disclosures and trees', () => {
+  it('a <summary> toggle is clickable and says whether it is open; tree items say whether they hold children', async () => {
+    const nav = await call(browser, 'browser_navigate', { url: server.url('/fixtures/widgets.html') });
+    const snap = (await call(browser, 'browser_snapshot', { scope: 'page' })).snapshot;
+    void nav;
+    expect(snap).toMatch(/^\s*(?:f\d+)?e\d+ clickable "Shipping details" collapsed$/m);
+    expect(snap).toMatch(/^\s*(?:f\d+)?e\d+ treeitem "src" collapsed$/m);
+    expect(snap).toMatch(/^\s*(?:f\d+)?e\d+ treeitem "README.md"$/m);
+    const opened = await call(browser, 'browser_click', { ref: refOf(snap, 'clickable', 'Shipping details') });
+    expect(opened.changes).toMatch(/~ .*clickable "Shipping details" expanded/);
+    expect(opened.changes).toContain('+ Ships in 2 days.');
+    const folder = await call(browser, 'browser_click', { ref: refOf(snap, 'treeitem', 'src') });
+    expect(folder.changes).toMatch(/~ .*treeitem "src" expanded/);
+    expect(folder.changes).toMatch(/\+ .*treeitem "index.ts"/);
+  });
+});

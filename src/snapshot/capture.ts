@@ -42,6 +42,8 @@ export interface FieldFacts {
   clickable?: 'click' | 'drag';
   /** For a control with no accessible name: what its icon, title or id suggests ("trash", "more"). */
   icon?: string;
+  /** aria-expanded, or for a `<summary>` whether its `<details>` is open. */
+  expanded?: boolean;
 }
 
 /** A fixed or sticky element covering much of the viewport (cookie walls, sign-up modals without ARIA). */
@@ -81,7 +83,7 @@ export function boxKey(box: Box): string {
 
 /** Runs in the page. Kept free of closures so Playwright can serialise it. */
 function collectPageFacts() {
-  type Facts = { password?: boolean; required?: boolean; readonly?: boolean; clickable?: 'click' | 'drag'; icon?: string };
+  type Facts = { password?: boolean; required?: boolean; readonly?: boolean; clickable?: 'click' | 'drag'; icon?: string; expanded?: boolean };
   const facts = new Map<string, Facts>();
   const keyOf = (el: Element) => {
     const r = el.getBoundingClientRect();
@@ -100,6 +102,14 @@ function collectPageFacts() {
     if (password || required || readonly) add(el, { password, required, readonly });
   }
 
+  // Playwright reports aria-expanded only when true; "collapsed" is what tells a closed folder or menu.
+  for (const el of document.querySelectorAll('[aria-expanded]')) {
+    add(el, { expanded: el.getAttribute('aria-expanded') === 'true' });
+  }
+  // <summary> has no ARIA role of its own, but it is the toggle of a disclosure.
+  for (const el of document.querySelectorAll('details > summary')) {
+    add(el, { clickable: 'click', expanded: (el.parentElement as HTMLDetailsElement).open });
+  }
   const CONTROL_TAGS = new Set(['A', 'BUTTON', 'INPUT', 'SELECT', 'TEXTAREA', 'SUMMARY', 'OPTION', 'LABEL']);
   for (const el of document.querySelectorAll('[onclick], [tabindex]:not([tabindex="-1"]), [draggable="true"]')) {
     if (CONTROL_TAGS.has(el.tagName) || el === document.body) continue;

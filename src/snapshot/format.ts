@@ -226,8 +226,9 @@ function controlLine(node: AriaNode, ctx: WalkContext): string {
   if (node.checked === 'mixed') parts.push('mixed');
   if (node.pressed === true) parts.push('pressed');
   if (node.selected) parts.push('selected');
-  if (node.expanded === true) parts.push('expanded');
-  if (node.expanded === false) parts.push('collapsed');
+  const expanded = node.expanded ?? facts?.expanded;
+  if (expanded === true) parts.push('expanded');
+  if (expanded === false) parts.push('collapsed');
   if (node.disabled) parts.push('disabled');
   if (facts?.required) parts.push('required');
   if (facts?.readonly) parts.push('readonly');
@@ -309,12 +310,16 @@ function walk(nodes: Array<AriaNode | string>, ctx: WalkContext, out: Line[], pa
 
     // Elements that are not controls but look clickable (cursor:pointer) still get a ref,
     // unless something inside them is a real control or an ancestor was already listed.
-    const hinted = node.ref && node.box ? ctx.fields.get(boxKey(node.box))?.clickable : undefined;
+    // Facts are keyed by box; a wrapper exactly as big as its child (a closed <details> around its <summary>)
+    // leaves the fact to the child, which is the element it was collected from.
+    const facts = node.ref && node.box && !hasSameBoxChild(node) ? ctx.fields.get(boxKey(node.box)) : undefined;
+    const hinted = facts?.clickable;
     if (node.ref && (node.cursor === 'pointer' || hinted) && !ctx.inClickable && !hasRefDescendant(node, LEAF_CONTROLS)) {
       const label = node.name || node.text || collectText(node);
       if (label) {
         const kind = hinted === 'drag' ? 'draggable' : 'clickable';
-        out.push(placed({ text: `${node.ref} ${kind} ${quote(truncate(label, NAME_LIMIT))}`, depth: ctx.depth, priority: Priority.Control, kind, ref: node.ref }, node.box, ctx));
+        const state = facts?.expanded === undefined ? '' : facts.expanded ? ' expanded' : ' collapsed';
+        out.push(placed({ text: `${node.ref} ${kind} ${quote(truncate(label, NAME_LIMIT))}${state}`, depth: ctx.depth, priority: Priority.Control, kind, ref: node.ref }, node.box, ctx));
         continue;
       }
     }
@@ -335,6 +340,11 @@ function walk(nodes: Array<AriaNode | string>, ctx: WalkContext, out: Line[], pa
     walk(node.children ?? [], node.cursor === 'pointer' && node.ref ? { ...inner, inClickable: true } : inner, out, node.box);
   }
   flushText();
+}
+
+function hasSameBoxChild(node: AriaNode): boolean {
+  const key = node.box && boxKey(node.box);
+  return (node.children ?? []).some((child) => typeof child !== 'string' && !!child.box && boxKey(child.box) === key);
 }
 
 function collectText(node: AriaNode): string {

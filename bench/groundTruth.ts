@@ -1,0 +1,172 @@
+/**
+ * Ground truth for recall: the interactive elements a person could see on the page, read from the DOM
+ * independently of any accessibility tree, each with an approximation of its accessible name.
+ */
+import type { Page } from 'playwright-core';
+
+export interface TruthElement {
+  /** Approximate accessible name, whitespace collapsed, at most 40 characters; empty when none was found. */
+  label: string;
+  tag: string;
+  role: string;
+  inViewport: boolean;
+  /** Where the element lives when not in the main document's light DOM. */
+  where: 'document' | 'iframe' | 'shadow';
+  /** Inside aria-hidden="true": visible to a person, absent from accessibility trees by design. */
+  ariaHidden: boolean;
+}
+
+/**
+ * Runs in the page. Everything it needs is declared inside, so it survives serialisation.
+ * Visible means: a non-empty box, and neither it nor an ancestor is display:none, visibility:hidden
+ * or opacity:0 (checkVisibility covers the ancestors).
+ */
+function collectInteractiveElements(): TruthElement[] {
+  const INTERACTIVE = [
+    'a[href]', 'button', 'input:not([type=hidden])', 'select', 'textarea', 'summary',
+    ...['button', 'link', 'checkbox', 'radio', 'tab', 'menuitem', 'switch', 'combobox', 'textbox', 'option'].map((r) => `[role=${r}]`),
+    '[contenteditable]:not([contenteditable=false])', '[onclick]',
+  ].join(',');
+  const viewportWidth = window.innerWidth;
+  const viewportHeight = window.innerHeight;
+  const out: TruthElement[] = [];
+
+  // Icon fonts draw glyphs from the private use area; they are not words anyone would name a control by.
+  const clean = (text: string | null | undefined) => (text ?? '').replace(/[\ue000-\uf8ff]/g, '').replace(/\s+/g, ' ').trim();
+
+  /**
+   * Name from content, as accessible names are computed: visible text, image alt text and descendants'
+   * aria-label, leaving out aria-hidden parts. innerText alone would drop alt text and keep hidden icons.
+   */
+  const contentName = (node: Node): string => {
+    if (node.nodeType === Node.TEXT_NODE) return node.textContent ?? '';
+    if (!(node instanceof Element)) return '';
+    if (node.getAttribute('aria-hidden') === 'true' || !node.checkVisibility({ visibilityProperty: true })) return '';
+    const label = node.getAttribute('aria-label');
+    if (label) return ` ${label} `;
+    if (node instanceof HTMLImageElement) return ` ${node.alt} `;
+    const inner = [...node.childNodes].map(contentName).join('');
+    // Blocks and line breaks separate words even where the markup has no space.
+    const display = getComputedStyle(node).display;
+    return node instanceof HTMLBRElement || !display.startsWith('inline') ? ` ${inner} ` : inner;
+  };
+
+  const isInteractive = (el: Element) => {
+    if (el.matches(INTERACTIVE)) return true;
+    const tabindex = el.getAttribute('tabindex');
+    return tabindex !== null && Number.parseInt(tabindex, 10) >= 0;
+  };
+
+  const isVisible = (el: Element) => {
+    const rect = el.getBoundingClientRect();
+    if (rect.width <= 0 || rect.height <= 0) return false;
+    return el.checkVisibility({ visibilityProperty: true, opacityProperty: true });
+  };
+
+  const textOf = (ids: string, root: Document | ShadowRoot) =>
+    clean(ids.split(/\s+/).map((id) => root.getElementById(id)?.textContent ?? '').join(' '));
+
+  const labelOf = (el: Element): string => {
+    const root = el.getRootNode() as Document | ShadowRoot;
+    const labelledBy = el.getAttribute('aria-labelledby');
+    const candidates: Array<() => string> = [
+      () => (labelledBy && 'getElementById' in root ? textOf(labelledBy, root) : ''),
+      () => clean(el.getAttribute('aria-label')),
+      () => {
+        if (!(el instanceof HTMLInputElement || el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement)) return '';
+        return clean([...(el.labels ?? [])].map((l) => (l as HTMLElement).innerText).join(' '));
+      },
+      () => {
+        if (!(el instanceof HTMLInputElement)) return '';
+        if (el.type === 'image') return clean(el.alt);
+        if (['button', 'submit', 'reset'].includes(el.type)) return clean(el.value) || (el.type === 'reset' ? 'Reset' : el.type === 'submit' ? 'Submit' : '');
+        return '';
+      },
+      // Fields are named by their label, not their content; a select's content is every option.
+      () => (el instanceof HTMLInputElement || el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement ? '' : clean([...el.childNodes].map(contentName).join(''))),
+      () => clean(el.getAttribute('title')),
+      () => clean(el.getAttribute('placeholder')),
+      () => clean(el.getAttribute('alt')),
+    ];
+    for (const candidate of candidates) {
+      const label = candidate();
+      if (label) return label.slice(0, 40);
+    }
+    return '';
+  };
+
+  const walk = (root: Document | ShadowRoot, offsetX: number, offsetY: number, where: TruthElement['where']) => {
+    for (const el of root.querySelectorAll('*')) {
+      if (el.shadowRoot) walk(el.shadowRoot, offsetX, offsetY, 'shadow');
+      if (el instanceof HTMLIFrameElement && isVisible(el)) {
+        let doc: Document | null = null;
+        try {
+          doc = el.contentDocument;
+        } catch {
+          doc = null; // cross-origin: not practical to inspect
+        }
+        const box = el.getBoundingClientRect();
+        if (doc) walk(doc, offsetX + box.x + el.clientLeft, offsetY + box.y + el.clientTop, 'iframe');
+      }
+      if (!isInteractive(el) || !isVisible(el)) continue;
+      const rect = el.getBoundingClientRect();
+      const left = rect.left + offsetX;
+      const top = rect.top + offsetY;
+      out.push({
+        label: labelOf(el),
+        tag: el.tagName.toLowerCase(),
+        role: el.getAttribute('role') ?? '',
+        inViewport: left + rect.width > 0 && left < viewportWidth && top + rect.height > 0 && top < viewportHeight,
+        where,
+        ariaHidden: el.closest('[aria-hidden=true]') !== null,
+      });
+    }
+  };
+
+  walk(document, 0, 0, 'document');
+  return out;
+}
+
+/**
+ * Evaluated as source text: tsx keeps function names by wrapping them in a `__name` helper that does
+ * not exist in the page, so the page gets a stand-in.
+ */
+export async function groundTruth(page: Page): Promise<TruthElement[]> {
+  return page.evaluate(`(() => { const __name = (fn) => fn; return (${collectInteractiveElements.toString()})(); })()`);
+}
+
+/** How labels and snapshot text are compared: lowercase, whitespace collapsed, the first 25 characters. */
+export function normalizeLabel(label: string): string {
+  return label.replace(INVISIBLE, '').toLowerCase().replace(/\s+/g, ' ').trim().slice(0, 25).trim();
+}
+
+/**
+ * Zero-width spaces and joiners, and icon-font glyphs (private use area): not words, not whitespace to
+ * `\s`, and kept or dropped differently by each system.
+ */
+const INVISIBLE = /[\u200b-\u200d\u2060\ufeff\ue000-\uf8ff]/g;
+
+/**
+ * Snapshot text as a single searchable string. Names are quoted as JSON (ours) or YAML (Playwright), so
+ * escaped quotes and backslashes are undone first.
+ */
+export function searchableText(text: string): string {
+  return text.replace(INVISIBLE, '').replace(/\\(["\\])/g, '$1').toLowerCase().replace(/\s+/g, ' ');
+}
+
+export interface RecallResult {
+  /** Ground-truth elements with a label. */
+  total: number;
+  found: number;
+  /** found / total, or null when there is nothing to find. */
+  recall: number | null;
+  missing: string[];
+}
+
+export function recall(elements: TruthElement[], haystack: string): RecallResult {
+  const labelled = elements.filter((e) => normalizeLabel(e.label));
+  const missing: string[] = [];
+  for (const element of labelled) if (!haystack.includes(normalizeLabel(element.label))) missing.push(element.label);
+  const found = labelled.length - missing.length;
+  return { total: labelled.length, found, recall: labelled.length ? found / labelled.length : null, missing };
+}

@@ -1,52 +1,41 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BROWSER_TOOL_IDS, type BrowserToolset } from '../src/index.js';
-import { startServer, type TestServer } from './helpers/server.js';
-import { call, createTestToolset, refOf } from './helpers/toolset.js';
+import { describe, expect, it } from 'vitest';
+import { BROWSER_TOOL_IDS } from '../src/index.js';
+import { call, createTestToolset, refOf, useServerAndBrowser } from './helpers/toolset.js';
 
-let server: TestServer;
-let browser: BrowserToolset;
 const uploadDir = mkdtempSync(join(tmpdir(), 'mbt-upload-'));
 const downloadDir = mkdtempSync(join(tmpdir(), 'mbt-download-'));
 writeFileSync(join(uploadDir, 'cv.pdf'), '%PDF-1.4 fake');
 writeFileSync(join(uploadDir, 'photo.png'), 'not really a png');
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = createTestToolset({ uploadDir, downloadDir, allowEvaluate: true });
-});
-afterAll(async () => {
-  await browser.close();
-  await server.close();
-});
+const env = useServerAndBrowser({ uploadDir, downloadDir, allowEvaluate: true });
 
 async function openWidgets(): Promise<string> {
-  const result = await call(browser, 'browser_navigate', { url: server.url('/fixtures/widgets.html') });
+  const result = await call(env.browser, 'browser_navigate', { url: env.server.url('/fixtures/widgets.html') });
   expect(result.ok).toBe(true);
-  return (await call(browser, 'browser_snapshot', { scope: 'page', maxTokens: 10_000 })).snapshot;
+  return (await call(env.browser, 'browser_snapshot', { scope: 'page', maxTokens: 10_000 })).snapshot;
 }
 
 describe('browser_select', () => {
   it('selects in a native select and a multi-select, by label, value or index', async () => {
     const snap = await openWidgets();
-    const size = await call(browser, 'browser_select', { ref: refOf(snap, 'combobox', 'Size'), labels: ['Large'] });
+    const size = await call(env.browser, 'browser_select', { ref: refOf(snap, 'combobox', 'Size'), labels: ['Large'] });
     expect(size).toMatchObject({ ok: true, selected: ['Large'] });
     expect(size.changes).toMatch(/~ .*combobox "Size" value="Large"/);
 
     const toppings = refOf(snap, 'listbox', 'Toppings');
-    expect((await call(browser, 'browser_select', { ref: toppings, values: ['ham', 'pine'] })).selected).toEqual(['Ham', 'Pineapple']);
-    expect((await call(browser, 'browser_select', { ref: toppings, index: 1 })).selected).toEqual(['Olives']);
+    expect((await call(env.browser, 'browser_select', { ref: toppings, values: ['ham', 'pine'] })).selected).toEqual(['Ham', 'Pineapple']);
+    expect((await call(env.browser, 'browser_select', { ref: toppings, index: 1 })).selected).toEqual(['Olives']);
 
-    const wrong = await call(browser, 'browser_select', { ref: refOf(snap, 'combobox', 'Size'), labels: ['Huge'] });
+    const wrong = await call(env.browser, 'browser_select', { ref: refOf(snap, 'combobox', 'Size'), labels: ['Huge'] });
     expect(wrong.error.code).toBe('invalid_input');
     expect(wrong.error.message).toContain('"Medium"');
   });
 
   it('picks an option of a custom ARIA combobox', async () => {
     const snap = await openWidgets();
-    const result = await call(browser, 'browser_select', { ref: refOf(snap, 'combobox', 'City'), labels: ['Lisbon'] });
+    const result = await call(env.browser, 'browser_select', { ref: refOf(snap, 'combobox', 'City'), labels: ['Lisbon'] });
     expect(result.ok).toBe(true);
     expect(result.changes).toContain('Chosen: Lisbon');
   });
@@ -56,13 +45,13 @@ describe('browser_check', () => {
   it('checks and unchecks checkboxes, radios and switches, idempotently', async () => {
     const snap = await openWidgets();
     const news = refOf(snap, 'checkbox', 'Send me news');
-    expect((await call(browser, 'browser_check', { ref: news, checked: true })).checked).toBe(true);
-    const again = await call(browser, 'browser_check', { ref: news, checked: true });
+    expect((await call(env.browser, 'browser_check', { ref: news, checked: true })).checked).toBe(true);
+    const again = await call(env.browser, 'browser_check', { ref: news, checked: true });
     expect(again).toMatchObject({ ok: true, checked: true });
     expect(again.changes).toBeUndefined();
-    expect((await call(browser, 'browser_check', { ref: news, checked: false })).checked).toBe(false);
-    expect((await call(browser, 'browser_check', { ref: refOf(snap, 'radio', 'Express'), checked: true })).checked).toBe(true);
-    const dark = await call(browser, 'browser_check', { ref: refOf(snap, 'switch', 'Dark mode'), checked: true });
+    expect((await call(env.browser, 'browser_check', { ref: news, checked: false })).checked).toBe(false);
+    expect((await call(env.browser, 'browser_check', { ref: refOf(snap, 'radio', 'Express'), checked: true })).checked).toBe(true);
+    const dark = await call(env.browser, 'browser_check', { ref: refOf(snap, 'switch', 'Dark mode'), checked: true });
     expect(dark).toMatchObject({ ok: true, checked: true });
     expect(dark.changes).toMatch(/~ .*switch "Dark mode" checked/);
   });
@@ -72,18 +61,18 @@ describe('browser_press and browser_hover', () => {
   it('presses keys on an element and reports what changed', async () => {
     const snap = await openWidgets();
     const quick = refOf(snap, 'textbox', 'Quick search');
-    await call(browser, 'browser_type', { ref: quick, text: 'kettle' });
-    const pressed = await call(browser, 'browser_press', { ref: quick, key: 'Enter' });
+    await call(env.browser, 'browser_type', { ref: quick, text: 'kettle' });
+    const pressed = await call(env.browser, 'browser_press', { ref: quick, key: 'Enter' });
     expect(pressed.ok).toBe(true);
     expect(pressed.changes).toContain('+ Searched for: kettle');
-    expect((await call(browser, 'browser_press', { key: 'Control+A' })).ok).toBe(true);
-    const bad = await call(browser, 'browser_press', { key: 'NotAKey' });
+    expect((await call(env.browser, 'browser_press', { key: 'Control+A' })).ok).toBe(true);
+    const bad = await call(env.browser, 'browser_press', { key: 'NotAKey' });
     expect(bad.error.code).toBe('invalid_input');
   });
 
   it('hovering opens a menu whose items appear in the result', async () => {
     const snap = await openWidgets();
-    const hovered = await call(browser, 'browser_hover', { ref: refOf(snap, 'button', 'Account') });
+    const hovered = await call(env.browser, 'browser_hover', { ref: refOf(snap, 'button', 'Account') });
     expect(hovered.ok).toBe(true);
     expect(hovered.changes).toMatch(/\+ .*menuitem "Profile"/);
   });
@@ -95,56 +84,56 @@ describe('browser_drag', () => {
     const card = /^\s*((?:f\d+)?e\d+) draggable "Card A"/m.exec(snap)?.[1];
     expect(card, snap).toBeTruthy();
     const done = /^\s*((?:f\d+)?e\d+) region "Done":/m.exec(snap)![1]!;
-    const result = await call(browser, 'browser_drag', { from: card!, to: done });
+    const result = await call(env.browser, 'browser_drag', { from: card!, to: done });
     expect(result.ok).toBe(true);
-    expect((await call(browser, 'browser_snapshot', {})).snapshot).toContain('Done: Card A');
+    expect((await call(env.browser, 'browser_snapshot', {})).snapshot).toContain('Done: Card A');
   });
 });
 
 describe('browser_history and browser_tabs', () => {
   it('goes back and forward, with a snapshot of the page landed on', async () => {
     const snap = await openWidgets();
-    await call(browser, 'browser_click', { ref: refOf(snap, 'link', 'Go to page A') });
-    const back = await call(browser, 'browser_history', { action: 'back' });
-    expect(back).toMatchObject({ ok: true, moved: true, navigated: true, url: server.url('/fixtures/widgets.html') });
+    await call(env.browser, 'browser_click', { ref: refOf(snap, 'link', 'Go to page A') });
+    const back = await call(env.browser, 'browser_history', { action: 'back' });
+    expect(back).toMatchObject({ ok: true, moved: true, navigated: true, url: env.server.url('/fixtures/widgets.html') });
     expect(back.snapshot).toContain('# Widgets');
-    const forward = await call(browser, 'browser_history', { action: 'forward' });
+    const forward = await call(env.browser, 'browser_history', { action: 'forward' });
     expect(forward.snapshot).toContain('# Page A');
-    const reload = await call(browser, 'browser_history', { action: 'reload' });
+    const reload = await call(env.browser, 'browser_history', { action: 'reload' });
     expect(reload).toMatchObject({ ok: true, navigated: true });
   });
 
   it('lists, opens, switches and closes tabs; popups are tracked', async () => {
-    await call(browser, 'browser_navigate', { url: server.url('/fixtures/list.html') });
-    const snap = (await call(browser, 'browser_snapshot', {})).snapshot;
-    const popup = await call(browser, 'browser_click', { ref: refOf(snap, 'link', 'Open the catalogue in a new tab') });
+    await call(env.browser, 'browser_navigate', { url: env.server.url('/fixtures/list.html') });
+    const snap = (await call(env.browser, 'browser_snapshot', {})).snapshot;
+    const popup = await call(env.browser, 'browser_click', { ref: refOf(snap, 'link', 'Open the catalogue in a new tab') });
     expect(popup.newTab.title).toBe('Catalogue');
     expect(popup.snapshot).toContain('# Catalogue');
 
-    let tabs = (await call(browser, 'browser_tabs', { action: 'list' })).tabs;
+    let tabs = (await call(env.browser, 'browser_tabs', { action: 'list' })).tabs;
     expect(tabs.length).toBeGreaterThanOrEqual(2);
     expect(tabs.find((t: any) => t.active).title).toBe('Catalogue');
 
-    const opened = await call(browser, 'browser_tabs', { action: 'new', url: server.url('/fixtures/page-b.html') });
+    const opened = await call(env.browser, 'browser_tabs', { action: 'new', url: env.server.url('/fixtures/page-b.html') });
     expect(opened.snapshot).toContain('# Page B');
     const listIndex = opened.tabs.find((t: any) => t.title === 'Products').index;
-    const switched = await call(browser, 'browser_tabs', { action: 'switch', index: listIndex });
+    const switched = await call(env.browser, 'browser_tabs', { action: 'switch', index: listIndex });
     expect(switched.snapshot).toContain('# Products');
     const count = switched.tabs.length;
-    tabs = (await call(browser, 'browser_tabs', { action: 'close' })).tabs;
+    tabs = (await call(env.browser, 'browser_tabs', { action: 'close' })).tabs;
     expect(tabs).toHaveLength(count - 1);
-    expect((await call(browser, 'browser_tabs', { action: 'switch', index: 99 })).error.code).toBe('invalid_input');
+    expect((await call(env.browser, 'browser_tabs', { action: 'switch', index: 99 })).error.code).toBe('invalid_input');
   });
 });
 
 describe('browser_wait', () => {
   it('waits for text that a page renders after a delay', async () => {
     const snap = await openWidgets();
-    await call(browser, 'browser_click', { ref: refOf(snap, 'button', 'Search slowly') });
-    const waited = await call(browser, 'browser_wait', { text: '3 results found' });
+    await call(env.browser, 'browser_click', { ref: refOf(snap, 'button', 'Search slowly') });
+    const waited = await call(env.browser, 'browser_wait', { text: '3 results found' });
     expect(waited).toMatchObject({ ok: true, seen: 'The text "3 results found" is visible.' });
     expect(waited.snapshot).toContain('3 results found');
-    const timeout = await call(browser, 'browser_wait', { text: 'never shows up', seconds: 1 });
+    const timeout = await call(env.browser, 'browser_wait', { text: 'never shows up', seconds: 1 });
     expect(timeout.error.code).toBe('timeout');
     expect(timeout.error.snapshot).toContain('# Widgets');
   });
@@ -153,19 +142,19 @@ describe('browser_wait', () => {
 describe('dialogs', () => {
   it('a prompt waits for the agent, who answers with text', async () => {
     const snap = await openWidgets();
-    const clicked = await call(browser, 'browser_click', { ref: refOf(snap, 'button', 'Rename') });
+    const clicked = await call(env.browser, 'browser_click', { ref: refOf(snap, 'button', 'Rename') });
     expect(clicked.dialogs).toEqual([{ type: 'prompt', message: 'New name?', handled: 'pending', defaultValue: 'Untitled' }]);
-    const answered = await call(browser, 'browser_dialog', { accept: true, text: 'Kettle plan' });
+    const answered = await call(env.browser, 'browser_dialog', { accept: true, text: 'Kettle plan' });
     expect(answered.dialog.handled).toBe('accepted');
     expect(answered.snapshot).toContain('Name: Kettle plan');
-    expect((await call(browser, 'browser_dialog', { accept: true })).error.code).toBe('invalid_input');
+    expect((await call(env.browser, 'browser_dialog', { accept: true })).error.code).toBe('invalid_input');
   });
 });
 
 describe('files', () => {
   it('a download is saved and reported by the click that caused it', async () => {
     const snap = await openWidgets();
-    const result = await call(browser, 'browser_click', { ref: refOf(snap, 'link', 'Download report') });
+    const result = await call(env.browser, 'browser_click', { ref: refOf(snap, 'link', 'Download report') });
     expect(result.ok).toBe(true);
     expect(result.downloads).toEqual([{ file: 'report.csv', path: join(downloadDir, 'report.csv'), bytes: 26 }]);
     expect(readFileSync(join(downloadDir, 'report.csv'), 'utf8')).toContain('jan,10');
@@ -174,21 +163,21 @@ describe('files', () => {
   it('uploads files from the upload directory only', async () => {
     const snap = await openWidgets();
     const input = refOf(snap, 'button', 'Attachment');
-    const uploaded = await call(browser, 'browser_upload', { ref: input, paths: ['cv.pdf', 'photo.png'] });
+    const uploaded = await call(env.browser, 'browser_upload', { ref: input, paths: ['cv.pdf', 'photo.png'] });
     expect(uploaded.ok).toBe(true);
     expect(uploaded.changes).toContain('Attached: cv.pdf, photo.png');
     for (const path of ['../../etc/passwd', '/etc/passwd', 'missing.txt']) {
-      const refused = await call(browser, 'browser_upload', { ref: input, paths: [path] });
+      const refused = await call(env.browser, 'browser_upload', { ref: input, paths: [path] });
       expect(refused.error.code, path).toBe('invalid_input');
     }
   });
 });
 
 describe('form validation', () => {
-  it('a submit the browser refuses reports the invalid fields', async () => {
+  it('a submit the env.browser refuses reports the invalid fields', async () => {
     const snap = await openWidgets();
-    await call(browser, 'browser_type', { ref: refOf(snap, 'textbox', 'Work email'), text: 'not-an-email' });
-    const result = await call(browser, 'browser_click', { ref: refOf(snap, 'button', 'Send') });
+    await call(env.browser, 'browser_type', { ref: refOf(snap, 'textbox', 'Work email'), text: 'not-an-email' });
+    const result = await call(env.browser, 'browser_click', { ref: refOf(snap, 'button', 'Send') });
     expect(result.ok).toBe(true);
     expect(result.invalidFields?.[0]).toMatch(/^Work email: .*@/);
   });
@@ -196,31 +185,31 @@ describe('form validation', () => {
 
 describe('browser_read', () => {
   it('reads the main article as Markdown, in pages', async () => {
-    await call(browser, 'browser_navigate', { url: server.url('/fixtures/article.html') });
-    const first = await call(browser, 'browser_read', { maxTokens: 500 });
+    await call(env.browser, 'browser_navigate', { url: env.server.url('/fixtures/article.html') });
+    const first = await call(env.browser, 'browser_read', { maxTokens: 500 });
     expect(first.ok).toBe(true);
     expect(first.title).toBe('A history of kettles');
     expect(first.markdown).toContain('## Chapter 1');
     expect(first.markdown).not.toContain('Buy the best kettle');
     expect(first.tokens).toBeLessThanOrEqual(500);
     expect(first.pages).toBeGreaterThan(3);
-    const last = await call(browser, 'browser_read', { maxTokens: 500, page: first.pages });
+    const last = await call(env.browser, 'browser_read', { maxTokens: 500, page: first.pages });
     expect(last.markdown).toContain('The end of the kettle story.');
-    expect((await call(browser, 'browser_read', { maxTokens: 500, page: first.pages + 1 })).error.code).toBe('invalid_input');
+    expect((await call(env.browser, 'browser_read', { maxTokens: 500, page: first.pages + 1 })).error.code).toBe('invalid_input');
   });
 });
 
 describe('browser_screenshot', () => {
   it('returns a JPEG the model can see, with ref labels on request', async () => {
     await openWidgets();
-    const shot = await call(browser, 'browser_screenshot', { labels: true });
+    const shot = await call(env.browser, 'browser_screenshot', { labels: true });
     expect(shot).toMatchObject({ ok: true, mediaType: 'image/jpeg', width: 1280, height: 720 });
     expect(shot.labels).toBeGreaterThan(5);
     expect(Buffer.from(shot.image, 'base64').subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
-    const model = (browser.tools.browser_screenshot as any).toModelOutput(shot);
+    const model = (env.browser.tools.browser_screenshot as any).toModelOutput(shot);
     expect(model.value[1]).toMatchObject({ type: 'image-data', mediaType: 'image/jpeg' });
     // Labels are removed after the picture.
-    const page = await browser.page();
+    const page = await env.browser.page();
     expect(await page.evaluate(() => document.getElementById('__mbt_marks'))).toBeNull();
   });
 });
@@ -228,8 +217,8 @@ describe('browser_screenshot', () => {
 describe('browser_evaluate', () => {
   it('runs only when enabled', async () => {
     await openWidgets();
-    expect((await call(browser, 'browser_evaluate', { script: 'document.title' })).result).toBe('"Widgets"');
-    expect((await call(browser, 'browser_evaluate', { script: 'const n = 2; return n * 21;' })).result).toBe('42');
+    expect((await call(env.browser, 'browser_evaluate', { script: 'document.title' })).result).toBe('"Widgets"');
+    expect((await call(env.browser, 'browser_evaluate', { script: 'const n = 2; return n * 21;' })).result).toBe('42');
     const plain = createTestToolset();
     expect(Object.keys(plain.tools)).not.toContain('browser_evaluate');
     expect(Object.keys(plain.tools)).not.toContain('browser_upload');
@@ -270,7 +259,7 @@ describe('bad arguments', () => {
   it('every tool answers every bad argument with a structured error, never a throw', async () => {
     await openWidgets();
     for (const id of BROWSER_TOOL_IDS) {
-      const tool = (browser.tools as any)[id];
+      const tool = (env.browser.tools as any)[id];
       for (const input of bad) {
         const result = await tool.execute(input, {});
         const label = `${id} ${JSON.stringify(input).slice(0, 80)}`;
@@ -281,6 +270,6 @@ describe('bad arguments', () => {
       }
     }
     // The session is still usable.
-    expect((await call(browser, 'browser_snapshot', {})).ok).toBe(true);
+    expect((await call(env.browser, 'browser_snapshot', {})).ok).toBe(true);
   });
 });

@@ -1,23 +1,11 @@
 import { Agent } from '@mastra/core/agent';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { BrowserToolset } from '../src/index.js';
-import { startServer, type TestServer } from './helpers/server.js';
+import { expect, it } from 'vitest';
 import { scriptedModel, type ToolResultSeen } from './helpers/scriptedModel.js';
-import { createTestToolset, refOf } from './helpers/toolset.js';
+import { createTestToolset, refOf, useServerAndBrowser } from './helpers/toolset.js';
 
-let server: TestServer;
-let browser: BrowserToolset;
+const env = useServerAndBrowser();
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = createTestToolset();
-});
-afterAll(async () => {
-  await browser.close();
-  await server.close();
-});
-
-it('a Mastra Agent signs up through the tools: the server receives the form and the model sees structured results', async () => {
+it('a Mastra Agent signs up through the tools: the env.server receives the form and the model sees structured results', async () => {
   const seenByModel: ToolResultSeen[][] = [];
   // The "model" reads refs out of the snapshot text it was given, as an LLM would.
   const model = scriptedModel((results, turn) => {
@@ -25,7 +13,7 @@ it('a Mastra Agent signs up through the tools: the server receives the form and 
     const last = results.at(-1);
     switch (turn) {
       case 0:
-        return { tools: [{ name: 'browser_navigate', input: { url: server.url('/fixtures/form.html') } }] };
+        return { tools: [{ name: 'browser_navigate', input: { url: env.server.url('/fixtures/form.html') } }] };
       case 1: {
         const snapshot: string = last!.output.snapshot;
         return {
@@ -49,15 +37,15 @@ it('a Mastra Agent signs up through the tools: the server receives the form and 
   const agent = new Agent({
     id: 'web',
     name: 'web',
-    instructions: 'You use a web browser to complete tasks.',
+    instructions: 'You use a web env.browser to complete tasks.',
     model,
-    tools: browser.tools,
+    tools: env.browser.tools,
   });
   const result = await agent.generate('Sign up as Ada Lovelace on the local site.', { maxSteps: 8 });
 
-  // The page really changed: the server got the form with every value.
-  expect(server.submissions).toHaveLength(1);
-  expect(server.submissions[0]!.fields).toEqual({
+  // The page really changed: the env.server got the form with every value.
+  expect(env.server.submissions).toHaveLength(1);
+  expect(env.server.submissions[0]!.fields).toEqual({
     name: 'Ada Lovelace',
     email: 'ada@example.com',
     password: 'correct horse',
@@ -66,7 +54,7 @@ it('a Mastra Agent signs up through the tools: the server receives the form and 
     code: 'WELCOME',
     q: '',
   });
-  expect(result.text).toBe(`Done: ${server.url('/submit')}`);
+  expect(result.text).toBe(`Done: ${env.server.url('/submit')}`);
 
   // What the model received are the structured results, not stack traces or strings.
   const final = seenByModel.at(-1)!;
@@ -82,7 +70,7 @@ it('a Mastra Agent signs up through the tools: the server receives the form and 
   expect(final[0]!.output).toMatchObject({ ok: true, status: 200, title: 'Create your account' });
   expect(final[3]!.output).toMatchObject({ ok: true, fieldValue: '••••••' });
   expect(final[5]!.output.snapshot).toMatch(/checkbox "I accept the terms" checked/);
-  expect(final[6]!.output).toMatchObject({ ok: true, navigated: true, url: server.url('/submit') });
+  expect(final[6]!.output).toMatchObject({ ok: true, navigated: true, url: env.server.url('/submit') });
   expect(JSON.stringify(final)).not.toContain('correct horse');
 });
 
@@ -92,11 +80,11 @@ it('a tool error reaches the model as a structured result and the agent recovers
     if (turn === 0) return { tools: [{ name: 'browser_navigate', input: { url: 'javascript:alert(1)' } }] };
     if (turn === 1) {
       expect(last!.output).toMatchObject({ ok: false, error: { code: 'invalid_input', retryable: false } });
-      return { tools: [{ name: 'browser_navigate', input: { url: server.url('/fixtures/list.html') } }] };
+      return { tools: [{ name: 'browser_navigate', input: { url: env.server.url('/fixtures/list.html') } }] };
     }
     return { text: last!.output.ok ? 'recovered' : 'failed' };
   });
-  const agent = new Agent({ id: 'web2', name: 'web2', instructions: 'Browse.', model, tools: browser.tools });
+  const agent = new Agent({ id: 'web2', name: 'web2', instructions: 'Browse.', model, tools: env.browser.tools });
   const result = await agent.generate('Open the list.', { maxSteps: 5 });
   expect(result.text).toBe('recovered');
 });
@@ -108,7 +96,7 @@ it('a multi-step task with select, check, a prompt dialog and tabs runs through 
     const last = results.at(-1)?.output;
     switch (turn) {
       case 0:
-        return { tools: [{ name: 'browser_navigate', input: { url: server.url('/fixtures/widgets.html') } }] };
+        return { tools: [{ name: 'browser_navigate', input: { url: env.server.url('/fixtures/widgets.html') } }] };
       case 1:
         return { tools: [{ name: 'browser_snapshot', input: { scope: 'page' } }] };
       case 2: {
@@ -125,14 +113,14 @@ it('a multi-step task with select, check, a prompt dialog and tabs runs through 
         // The click left a prompt open; answer it.
         return { tools: [{ name: 'browser_dialog', input: { accept: true, text: 'Big order' } }] };
       case 4:
-        return { tools: [{ name: 'browser_tabs', input: { action: 'new', url: server.url('/fixtures/page-b.html') } }] };
+        return { tools: [{ name: 'browser_tabs', input: { action: 'new', url: env.server.url('/fixtures/page-b.html') } }] };
       case 5:
         return { tools: [{ name: 'browser_tabs', input: { action: 'switch', index: 0 } }] };
       default:
         return { text: last.snapshot.includes('Name: Big order') ? 'renamed' : 'not renamed' };
     }
   });
-  const agent = new Agent({ id: 'web3', name: 'web3', instructions: 'Browse.', model, tools: browser.tools });
+  const agent = new Agent({ id: 'web3', name: 'web3', instructions: 'Browse.', model, tools: env.browser.tools });
   const result = await agent.generate('Order a large pizza with news, rename it, then open page B.', { maxSteps: 10 });
 
   const results = seen.at(-1)!;

@@ -1,28 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserToolset } from '../src/index.js';
+import { describe, expect, it } from 'vitest';
 import { countTokens } from '../src/index.js';
 import { existsSync } from 'node:fs';
-import { CORPUS_DIR, startServer, type TestServer } from './helpers/server.js';
-import { call, createTestToolset } from './helpers/toolset.js';
+import { CORPUS_DIR } from './helpers/server.js';
+import { call, createTestToolset, useServerAndBrowser } from './helpers/toolset.js';
 
 // Real saved pages from ../shared/corpus/pages, served locally; every other host is unreachable.
 const PAGES = ['wikipedia.html', 'nytimes-1.html', 'guardian-1.html'];
 
-let server: TestServer;
-let browser: BrowserToolset;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = createTestToolset({ navigationTimeout: 15_000 });
-});
-afterAll(async () => {
-  await browser.close();
-  await server.close();
-});
+const env = useServerAndBrowser({ navigationTimeout: 15_000 });
 
 /** Links and buttons a person could see in the first screen, counted from the DOM. */
 async function visibleControlsInViewport(): Promise<string[]> {
-  const page = await browser.page();
+  const page = await env.browser.page();
   return page.evaluate(() => {
     const names: string[] = [];
     for (const el of document.querySelectorAll('a[href], button, input:not([type=hidden]), select, textarea')) {
@@ -43,10 +32,10 @@ if (!existsSync(CORPUS_DIR)) console.warn(`corpus not found at ${CORPUS_DIR}: co
 
 describe.skipIf(!existsSync(CORPUS_DIR)).each(PAGES)('snapshot of corpus page %s', (file) => {
   it('has refs, respects the budget and lists the controls on screen', async () => {
-    const nav = await call(browser, 'browser_navigate', { url: server.url(`/corpus/${file}`), waitUntil: 'domcontentloaded' });
+    const nav = await call(env.browser, 'browser_navigate', { url: env.server.url(`/corpus/${file}`), waitUntil: 'domcontentloaded' });
     expect(nav.ok, JSON.stringify(nav.error)).toBe(true);
 
-    const viewport = await call(browser, 'browser_snapshot', {});
+    const viewport = await call(env.browser, 'browser_snapshot', {});
     expect(viewport.ok).toBe(true);
     expect(viewport.tokens).toBeLessThanOrEqual(2_000);
     expect(countTokens(viewport.snapshot)).toBe(viewport.tokens);
@@ -58,7 +47,7 @@ describe.skipIf(!existsSync(CORPUS_DIR)).each(PAGES)('snapshot of corpus page %s
     expect(viewport.refs).toBeGreaterThanOrEqual(Math.floor(visible.length * 0.9));
 
     for (const maxTokens of [300, 1_000]) {
-      const budgeted = await call(browser, 'browser_snapshot', { scope: 'page', maxTokens });
+      const budgeted = await call(env.browser, 'browser_snapshot', { scope: 'page', maxTokens });
       expect(budgeted.ok).toBe(true);
       expect(budgeted.tokens).toBeLessThanOrEqual(maxTokens);
       expect(budgeted.snapshot).toMatch(/\[cut to fit \d+ tokens: .+\]/);

@@ -1,22 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserToolset } from '../src/index.js';
-import { startServer, type TestServer } from './helpers/server.js';
-import { call, createTestToolset, refOf } from './helpers/toolset.js';
+import { describe, expect, it } from 'vitest';
+import { startServer } from './helpers/server.js';
+import { call, createTestToolset, refOf, useServerAndBrowser } from './helpers/toolset.js';
 
-let server: TestServer;
-let browser: BrowserToolset;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = createTestToolset();
-});
-afterAll(async () => {
-  await browser.close();
-  await server.close();
-});
+const env = useServerAndBrowser();
 
 async function open(path: string): Promise<string> {
-  const result = await call(browser, 'browser_navigate', { url: server.url(path) });
+  const result = await call(env.browser, 'browser_navigate', { url: env.server.url(path) });
   expect(result.ok).toBe(true);
   return result.snapshot;
 }
@@ -29,7 +18,7 @@ describe('stale refs', () => {
     // Same role and name on the new page: a naive ref manager would click it.
     expect(b).toMatch(/button "Continue"/);
 
-    const result = await call(browser, 'browser_click', { ref: continueOnA });
+    const result = await call(env.browser, 'browser_click', { ref: continueOnA });
     expect(result.ok).toBe(false);
     expect(result.error.code).toBe('stale_ref');
     expect(result.error.message).toContain('page-a.html');
@@ -37,29 +26,29 @@ describe('stale refs', () => {
     expect(result.error.retryable).toBe(true);
 
     await new Promise((r) => setTimeout(r, 200));
-    expect(server.events).not.toContain('clicked=b-continue');
-    const page = await browser.page();
+    expect(env.server.events).not.toContain('clicked=b-continue');
+    const page = await env.browser.page();
     expect(await page.title()).toBe('Page B');
   });
 
   it('an element re-rendered with the same role and name is found again, and the result says so', async () => {
     const snap = await open('/fixtures/dynamic.html');
     const save = refOf(snap, 'button', 'Save');
-    await call(browser, 'browser_click', { ref: refOf(snap, 'button', 'Re-render toolbar') });
+    await call(env.browser, 'browser_click', { ref: refOf(snap, 'button', 'Re-render toolbar') });
 
-    const result = await call(browser, 'browser_click', { ref: save });
+    const result = await call(env.browser, 'browser_click', { ref: save });
     expect(result.ok).toBe(true);
     expect(result.ref).not.toBe(save);
     expect(result.notices.join(' ')).toMatch(new RegExp(`${save} was re-rendered.*acted on ${result.ref}`));
-    expect((await call(browser, 'browser_snapshot', {})).snapshot).toContain('Saved 1 time(s)');
+    expect((await call(env.browser, 'browser_snapshot', {})).snapshot).toContain('Saved 1 time(s)');
   });
 
   it('an element removed after the snapshot fails with stale_ref and a fresh snapshot', async () => {
     const snap = await open('/fixtures/dynamic.html');
     const doomed = refOf(snap, 'button', 'Remove me');
-    await call(browser, 'browser_click', { ref: refOf(snap, 'button', 'Delete the button') });
+    await call(env.browser, 'browser_click', { ref: refOf(snap, 'button', 'Delete the button') });
 
-    const result = await call(browser, 'browser_click', { ref: doomed });
+    const result = await call(env.browser, 'browser_click', { ref: doomed });
     expect(result.ok).toBe(false);
     expect(result.error.code).toBe('stale_ref');
     expect(result.error.message).toContain('no longer on the page');
@@ -71,7 +60,7 @@ describe('stale refs', () => {
     const fresh = createTestToolset();
     try {
       const page = await fresh.page();
-      await page.goto(server.url('/fixtures/list.html'));
+      await page.goto(env.server.url('/fixtures/list.html'));
       const probe = await page.ariaSnapshot({ mode: 'ai' });
       const ref = /button "Add Kettle to cart" \[ref=(\w+)\]/.exec(probe)![1]!;
       const result = await call(fresh, 'browser_click', { ref });
@@ -87,49 +76,49 @@ describe('element errors', () => {
   it('a button under a modal fails with element_blocked naming the overlay', async () => {
     const snap = await open('/fixtures/modal.html');
     expect(snap).toMatch(/^! a dialog is open and may block the page/m);
-    const result = await call(browser, 'browser_click', { ref: refOf(snap, 'button', 'Subscribe') });
+    const result = await call(env.browser, 'browser_click', { ref: refOf(snap, 'button', 'Subscribe') });
     expect(result.ok).toBe(false);
     expect(result.error.code).toBe('element_blocked');
     expect(result.error.message).toMatch(/cookie-banner|Cookie consent|box/);
     // After the agent follows the hint the session still works.
-    expect((await call(browser, 'browser_click', { ref: refOf(snap, 'button', 'Accept cookies') })).ok).toBe(true);
-    expect((await call(browser, 'browser_click', { ref: refOf(snap, 'button', 'Subscribe') })).ok).toBe(true);
+    expect((await call(env.browser, 'browser_click', { ref: refOf(snap, 'button', 'Accept cookies') })).ok).toBe(true);
+    expect((await call(env.browser, 'browser_click', { ref: refOf(snap, 'button', 'Subscribe') })).ok).toBe(true);
   });
 
   it('a field hidden after the snapshot fails with element_not_visible', async () => {
     const snap = await open('/fixtures/dynamic.html');
     const nick = refOf(snap, 'textbox', 'Nickname');
-    await call(browser, 'browser_click', { ref: refOf(snap, 'button', 'Hide the nickname field') });
-    const result = await call(browser, 'browser_type', { ref: nick, text: 'ada' });
+    await call(env.browser, 'browser_click', { ref: refOf(snap, 'button', 'Hide the nickname field') });
+    const result = await call(env.browser, 'browser_type', { ref: nick, text: 'ada' });
     expect(result.ok).toBe(false);
     expect(result.error.code).toBe('element_not_visible');
   });
 
   it('typing into a heading fails with not_editable', async () => {
     const snap = await open('/fixtures/form.html');
-    const heading = await browser.page().then((p) => p.ariaSnapshot({ mode: 'ai' }));
+    const heading = await env.browser.page().then((p) => p.ariaSnapshot({ mode: 'ai' }));
     const ref = /heading "Create your account" \[level=1\] \[ref=(\w+)\]/.exec(heading)![1]!;
     void snap;
-    const result = await call(browser, 'browser_type', { ref, text: 'hello' });
+    const result = await call(env.browser, 'browser_type', { ref, text: 'hello' });
     expect(result.ok).toBe(false);
     expect(result.error.code).toBe('not_editable');
   });
 
   it('typing into a read-only field fails with not_editable, a disabled button with element_disabled', async () => {
     const snap = await open('/fixtures/form.html');
-    const readonly = await call(browser, 'browser_type', { ref: refOf(snap, 'textbox', 'Referral code'), text: 'X' });
+    const readonly = await call(env.browser, 'browser_type', { ref: refOf(snap, 'textbox', 'Referral code'), text: 'X' });
     expect(readonly.error.code).toBe('not_editable');
-    const disabled = await call(browser, 'browser_click', { ref: refOf(snap, 'button', 'Save draft') });
+    const disabled = await call(env.browser, 'browser_click', { ref: refOf(snap, 'button', 'Save draft') });
     expect(disabled.error.code).toBe('element_disabled');
   });
 
   it('an unknown ref fails with element_not_found, a malformed one with invalid_input', async () => {
     await open('/fixtures/list.html');
-    const unknown = await call(browser, 'browser_click', { ref: 'e9999' });
+    const unknown = await call(env.browser, 'browser_click', { ref: 'e9999' });
     expect(unknown.ok).toBe(false);
     expect(unknown.error.code).toBe('element_not_found');
     expect(unknown.error.snapshot).toContain('# Products');
-    const malformed = await call(browser, 'browser_click', { ref: '#submit-button' });
+    const malformed = await call(env.browser, 'browser_click', { ref: '#submit-button' });
     expect(malformed.error.code).toBe('invalid_input');
     expect(malformed.error.message).toContain('not a ref');
   });
@@ -138,7 +127,7 @@ describe('element errors', () => {
 describe('navigation errors', () => {
   it('refuses file:, javascript:, data: and chrome: URLs with invalid_input', async () => {
     for (const url of ['file:///etc/passwd', 'javascript:alert(1)', 'data:text/html,<h1>x</h1>', 'chrome://settings']) {
-      const result = await call(browser, 'browser_navigate', { url });
+      const result = await call(env.browser, 'browser_navigate', { url });
       expect(result.ok, url).toBe(false);
       expect(result.error.code, url).toBe('invalid_input');
     }
@@ -146,23 +135,23 @@ describe('navigation errors', () => {
 
   it('an unreachable host fails with navigation_failed and the previous page stays usable', async () => {
     await open('/fixtures/list.html');
-    const result = await call(browser, 'browser_navigate', { url: 'http://no-such-host.invalid/' });
+    const result = await call(env.browser, 'browser_navigate', { url: 'http://no-such-host.invalid/' });
     expect(result.ok).toBe(false);
     expect(result.error.code).toBe('navigation_failed');
     expect(result.error.message).toMatch(/ERR_NAME_NOT_RESOLVED|resolved/);
     const closed = await startServer();
     const closedUrl = closed.url('/');
     await closed.close();
-    const refused = await call(browser, 'browser_navigate', { url: closedUrl });
+    const refused = await call(env.browser, 'browser_navigate', { url: closedUrl });
     expect(refused.error.code).toBe('navigation_failed');
     expect(refused.error.message).toContain('refused');
     expect(refused.error.hint).toContain('back on the previous page');
-    const after = await call(browser, 'browser_snapshot', {});
+    const after = await call(env.browser, 'browser_snapshot', {});
     expect(after.snapshot).toContain('# Products');
   });
 
   it('an HTTP error page fails with navigation_failed and shows the page', async () => {
-    const result = await call(browser, 'browser_navigate', { url: server.url('/missing') });
+    const result = await call(env.browser, 'browser_navigate', { url: env.server.url('/missing') });
     expect(result.ok).toBe(false);
     expect(result.error.code).toBe('navigation_failed');
     expect(result.error.message).toContain('404');
@@ -172,7 +161,7 @@ describe('navigation errors', () => {
   it('a page that never finishes loading fails with timeout and shows what loaded', async () => {
     const slow = createTestToolset({ navigationTimeout: 2_000 });
     try {
-      const result = await call(slow, 'browser_navigate', { url: server.url('/hang') });
+      const result = await call(slow, 'browser_navigate', { url: env.server.url('/hang') });
       expect(result.ok).toBe(false);
       expect(result.error.code).toBe('timeout');
       expect(result.error.snapshot).toContain('Early button');
@@ -187,7 +176,7 @@ describe('navigation errors', () => {
   it('enforces the domain allowlist', async () => {
     const fenced = createTestToolset({ allowedDomains: ['example.com'] });
     try {
-      const result = await call(fenced, 'browser_navigate', { url: server.url('/fixtures/list.html') });
+      const result = await call(fenced, 'browser_navigate', { url: env.server.url('/fixtures/list.html') });
       expect(result.error.code).toBe('invalid_input');
       expect(result.error.message).toContain('not in the allowed domains');
     } finally {

@@ -1,22 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserToolset } from '../src/index.js';
-import { startServer, type TestServer } from './helpers/server.js';
-import { call, createTestToolset, refOf } from './helpers/toolset.js';
+import { describe, expect, it } from 'vitest';
+import { call, createTestToolset, refOf, useServerAndBrowser } from './helpers/toolset.js';
 
-let server: TestServer;
-let browser: BrowserToolset;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = createTestToolset();
-});
-afterAll(async () => {
-  await browser.close();
-  await server.close();
-});
+const env = useServerAndBrowser();
 
 async function inbox(): Promise<string> {
-  const result = await call(browser, 'browser_navigate', { url: server.url('/fixtures/icons.html') });
+  const result = await call(env.browser, 'browser_navigate', { url: env.server.url('/fixtures/icons.html') });
   expect(result.ok).toBe(true);
   return result.snapshot;
 }
@@ -45,13 +33,13 @@ describe('snapshot details', () => {
     expect(snap).not.toContain('- Message 9');
     const more = /- … 7 more items \(browser_snapshot ref ((?:f\d+)?e\d+) lists them\)/.exec(snap);
     expect(more, snap).not.toBeNull();
-    const all = await call(browser, 'browser_snapshot', { ref: more![1] });
+    const all = await call(env.browser, 'browser_snapshot', { ref: more![1] });
     expect(all.snapshot).toContain('- Message 12');
   });
 
   it('find returns only matching lines with their context', async () => {
     await inbox();
-    const found = await call(browser, 'browser_snapshot', { find: 'message 1' });
+    const found = await call(env.browser, 'browser_snapshot', { find: 'message 1' });
     expect(found.snapshot).toMatch(/find "message 1": 4 matches/);
     expect(found.snapshot).toContain('# Inbox');
     expect(found.snapshot).toContain('- Message 12');
@@ -61,14 +49,14 @@ describe('snapshot details', () => {
 
   it('marks elements that appeared since the last snapshot as new, and the click diff shows them', async () => {
     const snap = await inbox();
-    await call(browser, 'browser_click', { ref: refOf(snap, 'button', 'Accept all') });
-    const clicked = await call(browser, 'browser_click', { ref: refOf(snap, 'button', 'Show more') });
+    await call(env.browser, 'browser_click', { ref: refOf(snap, 'button', 'Accept all') });
+    const clicked = await call(env.browser, 'browser_click', { ref: refOf(snap, 'button', 'Show more') });
     expect(clicked.changes).toMatch(/^\+ (?:f\d+)?e\d+ button "Archive all"$/m);
-    const fresh = await call(browser, 'browser_navigate', { url: server.url('/fixtures/icons.html') });
+    const fresh = await call(env.browser, 'browser_navigate', { url: env.server.url('/fixtures/icons.html') });
     expect(fresh.snapshot).not.toContain(' new');
-    const page = await browser.page();
+    const page = await env.browser.page();
     await page.evaluate(() => (document.getElementById('later')!.hidden = false));
-    const after = await call(browser, 'browser_snapshot', {});
+    const after = await call(env.browser, 'browser_snapshot', {});
     expect(after.snapshot).toMatch(/button "Archive all" new$/m);
     expect(after.snapshot).not.toMatch(/button "Show more" new/);
   });
@@ -76,16 +64,16 @@ describe('snapshot details', () => {
 
 describe('disclosures and trees', () => {
   it('a <summary> toggle is clickable and says whether it is open; tree items say whether they hold children', async () => {
-    const nav = await call(browser, 'browser_navigate', { url: server.url('/fixtures/widgets.html') });
-    const snap = (await call(browser, 'browser_snapshot', { scope: 'page' })).snapshot;
+    const nav = await call(env.browser, 'browser_navigate', { url: env.server.url('/fixtures/widgets.html') });
+    const snap = (await call(env.browser, 'browser_snapshot', { scope: 'page' })).snapshot;
     void nav;
     expect(snap).toMatch(/^\s*(?:f\d+)?e\d+ clickable "Shipping details" collapsed$/m);
     expect(snap).toMatch(/^\s*(?:f\d+)?e\d+ treeitem "src" collapsed$/m);
     expect(snap).toMatch(/^\s*(?:f\d+)?e\d+ treeitem "README.md"$/m);
-    const opened = await call(browser, 'browser_click', { ref: refOf(snap, 'clickable', 'Shipping details') });
+    const opened = await call(env.browser, 'browser_click', { ref: refOf(snap, 'clickable', 'Shipping details') });
     expect(opened.changes).toMatch(/~ .*clickable "Shipping details" expanded/);
     expect(opened.changes).toContain('+ Ships in 2 days.');
-    const folder = await call(browser, 'browser_click', { ref: refOf(snap, 'treeitem', 'src') });
+    const folder = await call(env.browser, 'browser_click', { ref: refOf(snap, 'treeitem', 'src') });
     expect(folder.changes).toMatch(/~ .*treeitem "src" expanded/);
     expect(folder.changes).toMatch(/\+ .*treeitem "index.ts"/);
   });

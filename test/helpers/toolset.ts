@@ -1,4 +1,6 @@
+import { afterAll, beforeAll } from 'vitest';
 import { BrowserToolset, type BrowserToolsetConfig } from '../../src/index.js';
+import { startServer, type TestServer } from './server.js';
 
 /** Every host but 127.0.0.1 resolves to nothing, so no test can reach the network. */
 export const OFFLINE_ARGS = ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'];
@@ -35,4 +37,21 @@ export async function childBrowserPids(): Promise<number[]> {
   } catch {
     return [];
   }
+}
+
+/**
+ * One local server and one toolset for a test file, started before its tests and closed after them.
+ * Read `env.server` and `env.browser` inside tests (they are set by the time tests run).
+ */
+export function useServerAndBrowser(config: BrowserToolsetConfig = {}) {
+  const env = {} as { server: TestServer; browser: BrowserToolset };
+  beforeAll(async () => {
+    env.server = await startServer();
+    env.browser = createTestToolset(config);
+  });
+  afterAll(async () => {
+    await env.browser.close();
+    await env.server.close();
+  });
+  return env;
 }

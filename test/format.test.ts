@@ -75,7 +75,7 @@ describe('formatSnapshot (unit, on captured JSON)', () => {
     const { text, refsShown } = formatSnapshot(capture(tree), { scope: 'viewport', maxTokens: 2000 });
     expect(text).toContain('e1 button "Top"');
     expect(text).not.toContain('Far 0');
-    expect(text).toContain('below: 5 links, 1 button (scroll down, or scope "page")');
+    expect(text).toContain('below: 5 links, 1 button');
     expect(refsShown).toBe(1);
     const page = formatSnapshot(capture(tree), { scope: 'page', maxTokens: 2000 });
     expect(page.text).toContain('e20 button "Way down"');

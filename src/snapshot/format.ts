@@ -580,12 +580,12 @@ export function formatSnapshot(capture: Capture, options: FormatOptions): Format
     header.push(`! an overlay covers ${Math.round(capture.overlay.coverage * 100)}% of the screen and may block clicks: ${quote(truncate(capture.overlay.text, 80))}${capture.overlay.controls.length ? ' (its controls are listed first)' : ''}`);
   }
   const aboveTally = options.find ? '' : tally(above);
-  if (aboveTally) header.push(`above: ${aboveTally} (scroll up, or scope "page")`);
+  if (aboveTally) header.push(`above: ${aboveTally}`);
   const [ordered, orderedKeep] = blockersFirst(lines, keep, capture.overlay?.controls);
 
   const footer: string[] = [];
   const belowTally = options.find ? '' : tally(below);
-  if (belowTally) footer.push(`below: ${belowTally} (scroll down, or scope "page")`);
+  if (belowTally) footer.push(`below: ${belowTally}`);
 
   return applyBudget(ordered, orderedKeep, header, footer, options.maxTokens);
 }

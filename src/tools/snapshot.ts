@@ -6,7 +6,7 @@ import { defineBrowserTool } from './defineTool.js';
 export const snapshotTool = defineBrowserTool({
   id: 'browser_snapshot',
   description:
-    'Read the page as compact text: title, URL, scroll position, then one line per element you can act on (ref, role, name, value, states, link target) with headings and short text. The other tools take these refs (e12). By default only the visible part is listed, with counts of what lies above and below.',
+    'Read the page as compact text: title, URL, scroll position, then one line per element you can act on (ref, role, name, value, states, link target) with headings and short text. The other tools take these refs (e12). By default only the visible part is listed, with counts of what lies above and below (scroll, or use scope "page").',
   input: z.object({
     scope: z
       .enum(['viewport', 'page'])

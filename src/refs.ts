@@ -6,7 +6,8 @@ import type { Locator, Page } from 'playwright-core';
 import { BrowserToolError } from './errors.js';
 import { isHiddenRef } from './hiddenRefs.js';
 import { capturePage, currentDocumentId, type Capture } from './snapshot/capture.js';
-import { formatSnapshot, indexRefs, type FormatOptions, type FormattedSnapshot } from './snapshot/format.js';
+import { formatSnapshot, type FormatOptions, type FormattedSnapshot } from './snapshot/format.js';
+import { indexRefs } from './snapshot/lines.js';
 
 interface RefInfo {
   role: string;

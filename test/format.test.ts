@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { BrowserToolError, normalizeRef, toBrowserToolError } from '../src/index.js';
 import type { AriaNode, Capture } from '../src/snapshot/capture.js';
-import { formatSnapshot, indexRefs } from '../src/snapshot/format.js';
+import { formatSnapshot } from '../src/snapshot/format.js';
+import { indexRefs } from '../src/snapshot/lines.js';
 
 const box = (y: number, height = 20, x = 10, width = 200) => ({ x, y, width, height });
 

@@ -3,7 +3,7 @@
  * changed (~) or disappeared (-). Unchanged elements keep their refs, so the model can go on acting.
  */
 import type { Capture } from './capture.js';
-import { pageLines } from './format.js';
+import { pageLines } from './lines.js';
 import { countTokens } from './tokens.js';
 
 export interface SnapshotDiff {

@@ -198,8 +198,18 @@ async function frameFields(frame: Frame): Promise<PageFacts['fields']> {
   }
 }
 
-function hasIframe(nodes: Array<AriaNode | string>): boolean {
-  return nodes.some((n) => typeof n !== 'string' && (n.role === 'iframe' || hasIframe(n.children ?? [])));
+const INTERACTIVE = new Set(['button', 'link', 'textbox', 'searchbox', 'combobox', 'checkbox', 'radio', 'switch', 'slider', 'spinbutton', 'tab', 'menuitem', 'option', 'treeitem']);
+
+function hasControl(nodes: Array<AriaNode | string>): boolean {
+  return nodes.some((n) => typeof n !== 'string' && ((!!n.ref && (INTERACTIVE.has(n.role) || n.cursor === 'pointer')) || hasControl(n.children ?? [])));
+}
+
+/**
+ * Frames' facts cost a round trip per frame, and pages carry many ad and tracking frames with nothing to act
+ * on; collect them only when some iframe in the snapshot holds a control.
+ */
+function hasIframeWithControls(nodes: Array<AriaNode | string>): boolean {
+  return nodes.some((n) => typeof n !== 'string' && (n.role === 'iframe' ? hasControl(n.children ?? []) : hasIframeWithControls(n.children ?? [])));
 }
 
 /** A snapshot taken while the page navigates loses its execution context; wait for the new document and retry. */
@@ -223,7 +233,7 @@ async function captureOnce(page: Page): Promise<Capture> {
   ]);
   const nodes = (Array.isArray(tree) ? tree : [tree]) as AriaNode[];
   const fields = new Map(facts.fields);
-  if (hasIframe(nodes)) {
+  if (hasIframeWithControls(nodes)) {
     // Boxes inside an iframe are relative to that frame, so its fields are matched in its own coordinates.
     const childFrames = page.frames().filter((f) => f !== page.mainFrame());
     for (const entries of await Promise.all(childFrames.map(frameFields))) {

@@ -38,6 +38,11 @@ export interface BrowserToolsetConfig {
   uploadDir?: string;
   /** Offer browser_evaluate, which runs arbitrary JavaScript in the page. Default: false. */
   allowEvaluate?: boolean;
+  /**
+   * CSS selectors of fields whose values are never shown to the model, in snapshots, diffs or results
+   * (password inputs always are). Added to the defaults: card numbers, card security codes, one-time codes.
+   */
+  secretFields?: string[];
   /** Choose the tools offered to the model, by id, e.g. `{ exclude: ['browser_screenshot'] }` for a text-only model. */
   tools?: { include?: string[]; exclude?: string[] };
 }
@@ -58,7 +63,11 @@ export interface ResolvedConfig {
   uploadDir?: string;
   allowEvaluate: boolean;
   tools: { include?: string[]; exclude?: string[] };
+  /** One selector list built from the defaults and `secretFields`. */
+  secretSelector: string;
 }
+
+export const DEFAULT_SECRET_FIELDS = ['input[autocomplete="cc-number"]', 'input[autocomplete="cc-csc"]', 'input[autocomplete="one-time-code"]'];
 
 /**
  * Quiet flags: without them Chromium keeps trying to reach Google services, which is slow and noisy
@@ -99,6 +108,7 @@ export function resolveConfig(config: BrowserToolsetConfig = {}): ResolvedConfig
     uploadDir: config.uploadDir === undefined ? undefined : resolve(config.uploadDir),
     allowEvaluate: config.allowEvaluate ?? false,
     tools: config.tools ?? {},
+    secretSelector: [...DEFAULT_SECRET_FIELDS, ...(config.secretFields ?? [])].join(', '),
   };
 }
 

@@ -5,7 +5,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { BrowserToolError } from './errors.js';
 import { isHiddenRef } from './hiddenRefs.js';
-import { capturePage, currentDocumentId, type Capture } from './snapshot/capture.js';
+import { capturePage, currentDocumentId, type Capture, type CaptureOptions } from './snapshot/capture.js';
 import { formatSnapshot, type FormatOptions, type FormattedSnapshot } from './snapshot/format.js';
 import { indexRefs } from './snapshot/lines.js';
 
@@ -70,11 +70,14 @@ export class RefManager {
   /** Refs handed out for earlier documents of each tab, newest last, with the URL they belonged to. */
   private readonly retired = new WeakMap<Page, Array<{ url: string; refs: Set<string> }>>();
 
-  constructor(private readonly defaults: () => Omit<FormatOptions, 'ref'>) {}
+  constructor(
+    private readonly defaults: () => Omit<FormatOptions, 'ref'>,
+    private readonly captureOptions: CaptureOptions = {},
+  ) {}
 
   /** Captures the page, remembers its refs, and formats it. */
   async snapshot(page: Page, options: Partial<FormatOptions> = {}): Promise<TakenSnapshot> {
-    const capture = await capturePage(page);
+    const capture = await capturePage(page, this.captureOptions);
     const current = indexRefs(capture.tree);
     let doc = this.documents.get(page);
     // Elements the model has not seen on this page before get a `new` marker (not on a page's first snapshot).

@@ -79,7 +79,9 @@ export class BrowserToolset {
   constructor(config: BrowserToolsetConfig = {}) {
     this.config = resolveConfig(config);
     this.session = new BrowserSession(this.config);
-    const refs = new RefManager(() => ({ scope: 'viewport', maxTokens: this.config.snapshotMaxTokens }));
+    const refs = new RefManager(() => ({ scope: 'viewport', maxTokens: this.config.snapshotMaxTokens }), {
+      secretSelector: this.config.secretSelector,
+    });
     const context: ToolContext = { session: this.session, refs, config: this.config, exclusive: (work) => this.exclusive(work) };
     this.tools = Object.fromEntries(chooseTools(this.config).map((id) => [id, FACTORIES[id](context)])) as BrowserTools;
   }

@@ -9,7 +9,7 @@ const uploadDir = mkdtempSync(join(tmpdir(), 'mbt-upload-'));
 const downloadDir = mkdtempSync(join(tmpdir(), 'mbt-download-'));
 writeFileSync(join(uploadDir, 'cv.pdf'), '%PDF-1.4 fake');
 writeFileSync(join(uploadDir, 'photo.png'), 'not really a png');
-const env = useServerAndBrowser({ uploadDir, downloadDir, allowEvaluate: true });
+const env = useServerAndBrowser({ uploadDir, downloadDir, allowEvaluate: true, secretFields: ['input[name=ssn]'] });
 
 async function openWidgets(): Promise<string> {
   const result = await call(env.browser, 'browser_navigate', { url: env.server.url('/fixtures/widgets.html') });
@@ -96,7 +96,7 @@ describe('browser_history and browser_tabs', () => {
     await call(env.browser, 'browser_click', { ref: refOf(snap, 'link', 'Go to page A') });
     const back = await call(env.browser, 'browser_history', { action: 'back' });
     expect(back).toMatchObject({ ok: true, moved: true, navigated: true, url: env.server.url('/fixtures/widgets.html') });
-    expect(back.snapshot).toContain('# Widgets');
+    expect(back.snapshot).toMatch(/^page "Widgets" /);
     const forward = await call(env.browser, 'browser_history', { action: 'forward' });
     expect(forward.snapshot).toContain('# Page A');
     const reload = await call(env.browser, 'browser_history', { action: 'reload' });
@@ -170,6 +170,21 @@ describe('files', () => {
       const refused = await call(env.browser, 'browser_upload', { ref: input, paths: [path] });
       expect(refused.error.code, path).toBe('invalid_input');
     }
+  });
+});
+
+describe('secret fields', () => {
+  it('card numbers and configured secret fields are masked in results, diffs and snapshots', async () => {
+    const snap = await openWidgets();
+    const card = await call(env.browser, 'browser_type', { ref: refOf(snap, 'textbox', 'Card number'), text: '4242424242424242' });
+    const ssn = await call(env.browser, 'browser_type', { ref: refOf(snap, 'textbox', 'SSN'), text: '078-05-1120' });
+    expect(card.fieldValue).toBe('••••••');
+    expect(ssn.fieldValue).toBe('••••••');
+    const after = await call(env.browser, 'browser_snapshot', { scope: 'page' });
+    const everything = JSON.stringify([card, ssn, after]);
+    expect(everything).not.toContain('4242424242424242');
+    expect(everything).not.toContain('078-05-1120');
+    expect(after.snapshot).toMatch(/textbox "Card number" value="••••••"/);
   });
 });
 

@@ -36,6 +36,8 @@ export interface AriaNode {
 /** Facts about elements that the aria snapshot leaves out, keyed by the element's box. */
 export interface FieldFacts {
   password?: boolean;
+  /** Matches one of the configured secret-field selectors: its value is never shown. */
+  secret?: boolean;
   required?: boolean;
   readonly?: boolean;
   /** Not a control, but reacts to the mouse: an onclick handler, a tabindex, or draggable. */
@@ -82,8 +84,8 @@ export function boxKey(box: Box): string {
 }
 
 /** Runs in the page. Kept free of closures so Playwright can serialise it. */
-function collectPageFacts() {
-  type Facts = { password?: boolean; required?: boolean; readonly?: boolean; clickable?: 'click' | 'drag'; icon?: string; expanded?: boolean };
+function collectPageFacts(secretSelector: string) {
+  type Facts = { password?: boolean; secret?: boolean; required?: boolean; readonly?: boolean; clickable?: 'click' | 'drag'; icon?: string; expanded?: boolean };
   const facts = new Map<string, Facts>();
   const keyOf = (el: Element) => {
     const r = el.getBoundingClientRect();
@@ -102,6 +104,13 @@ function collectPageFacts() {
     if (password || required || readonly) add(el, { password, required, readonly });
   }
 
+  if (secretSelector) {
+    try {
+      for (const el of document.querySelectorAll(secretSelector)) add(el, { secret: true });
+    } catch {
+      // an invalid selector in the config must not break the snapshot; it masks nothing
+    }
+  }
   // Playwright reports aria-expanded only when true; "collapsed" is what tells a closed folder or menu.
   for (const el of document.querySelectorAll('[aria-expanded]')) {
     add(el, { expanded: el.getAttribute('aria-expanded') === 'true' });
@@ -190,9 +199,9 @@ function collectPageFacts() {
 
 type PageFacts = ReturnType<typeof collectPageFacts>;
 
-async function frameFields(frame: Frame): Promise<PageFacts['fields']> {
+async function frameFields(frame: Frame, secretSelector: string): Promise<PageFacts['fields']> {
   try {
-    return (await evaluateInPage(frame, collectPageFacts)).fields;
+    return (await evaluateInPage(frame, collectPageFacts, secretSelector)).fields;
   } catch {
     return []; // a frame that navigated or detached mid-capture has nothing to add
   }
@@ -213,10 +222,15 @@ function hasIframeWithControls(nodes: Array<AriaNode | string>): boolean {
 }
 
 /** A snapshot taken while the page navigates loses its execution context; wait for the new document and retry. */
-export async function capturePage(page: Page): Promise<Capture> {
+export interface CaptureOptions {
+  /** CSS selector of fields whose values must never be shown (besides password inputs). */
+  secretSelector?: string;
+}
+
+export async function capturePage(page: Page, options: CaptureOptions = {}): Promise<Capture> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await captureOnce(page);
+      return await captureOnce(page, options.secretSelector ?? '');
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       if (attempt >= 2 || !/Execution context was destroyed|Cannot find context|navigat/i.test(message)) throw error;
@@ -225,18 +239,18 @@ export async function capturePage(page: Page): Promise<Capture> {
   }
 }
 
-async function captureOnce(page: Page): Promise<Capture> {
+async function captureOnce(page: Page, secretSelector: string): Promise<Capture> {
   const [tree, facts] = await Promise.all([
     // Huge pages take seconds; the action timeout would cut them off, a hung page must not block forever.
     page.ariaSnapshotJSON({ mode: 'ai', boxes: true, timeout: CAPTURE_TIMEOUT_MS }) as Promise<unknown>,
-    evaluateInPage(page, collectPageFacts),
+    evaluateInPage(page, collectPageFacts, secretSelector),
   ]);
   const nodes = (Array.isArray(tree) ? tree : [tree]) as AriaNode[];
   const fields = new Map(facts.fields);
   if (hasIframeWithControls(nodes)) {
     // Boxes inside an iframe are relative to that frame, so its fields are matched in its own coordinates.
     const childFrames = page.frames().filter((f) => f !== page.mainFrame());
-    for (const entries of await Promise.all(childFrames.map(frameFields))) {
+    for (const entries of await Promise.all(childFrames.map((frame) => frameFields(frame, secretSelector)))) {
       for (const [key, value] of entries) if (!fields.has(key)) fields.set(key, value);
     }
   }

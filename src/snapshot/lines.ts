@@ -189,7 +189,7 @@ function controlLine(node: AriaNode, ctx: WalkContext): string {
   const parts = [node.ref ?? '', node.role];
   if (name) parts.push(quote(truncate(name, NAME_LIMIT)));
   else if (facts?.icon) parts.push(`icon=${quote(facts.icon)}`);
-  if (value) parts.push(`value=${quote(facts?.password ? '••••••' : truncate(value, NAME_LIMIT))}`);
+  if (value) parts.push(`value=${quote(facts?.password || facts?.secret ? '••••••' : truncate(value, NAME_LIMIT))}`);
   if (node.role === 'combobox' && !node.text) {
     const options = countOptions(node);
     if (options) parts.push(`options=${options}`);

@@ -8,13 +8,20 @@ import { refSchema, targetLabel } from './shared.js';
 
 const MASK = '••••••';
 
-async function readField(locator: Locator): Promise<{ value: string; password: boolean }> {
-  return locator.evaluate((el) => {
-    if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement) {
-      return { value: el.value, password: el instanceof HTMLInputElement && el.type === 'password' };
+/** The field's value, and whether it must be masked (a password, or a configured secret field). */
+async function readField(locator: Locator, secretSelector: string): Promise<{ value: string; password: boolean }> {
+  return locator.evaluate((el, secret) => {
+    let masked = el instanceof HTMLInputElement && el.type === 'password';
+    try {
+      masked ||= !!secret && el.matches(secret);
+    } catch {
+      // an invalid selector in the config masks nothing
     }
-    return { value: (el as HTMLElement).innerText ?? el.textContent ?? '', password: false };
-  });
+    if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement) {
+      return { value: el.value, password: masked };
+    }
+    return { value: (el as HTMLElement).innerText ?? el.textContent ?? '', password: masked };
+  }, secretSelector);
 }
 
 async function ensureEditable(locator: Locator, what: string): Promise<void> {
@@ -88,7 +95,7 @@ export const typeTool = defineBrowserTool({
           });
           await call.page.keyboard.insertText(text);
         }
-        typed = await readField(locator);
+        typed = await readField(locator, call.config.secretSelector);
         if (submit) await locator.press('Enter', { timeout });
       },
       { checkValidation: !!submit },

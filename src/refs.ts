@@ -17,8 +17,10 @@ interface RefInfo {
 interface DocumentRefs {
   documentId: number;
   url: string;
-  /** Every ref seen in this document, with the role and name it had when last seen. */
-  known: Map<string, RefInfo>;
+  /** Every ref seen in this document, with the role and name it had and the snapshots it was in. */
+  known: Map<string, RefInfo & { firstSeen: number; lastSeen: number }>;
+  /** Snapshots taken of this document so far. */
+  generation: number;
   /** Refs present in the most recent snapshot (the ones Playwright can resolve). */
   current: Map<string, RefInfo>;
   /** Playwright prefixes main-frame refs after the first navigation (`f2e5`); a bare `5` means `f2e5` then. */
@@ -86,13 +88,14 @@ export class RefManager {
       if (doc) this.retire(page, doc);
       const rootRef = capture.tree.find((n) => typeof n !== 'string' && n.ref)?.ref ?? '';
       const mainPrefix = /^(f\d+)e\d+$/.exec(rootRef)?.[1] ?? '';
-      doc = { documentId: capture.documentId, url: capture.url, known: new Map(), current, mainPrefix, capture };
+      doc = { documentId: capture.documentId, url: capture.url, known: new Map(), generation: 0, current, mainPrefix, capture };
       this.documents.set(page, doc);
     }
     doc.current = current;
     doc.url = capture.url;
     doc.capture = capture;
-    for (const [ref, info] of current) doc.known.set(ref, info);
+    const generation = ++doc.generation;
+    for (const [ref, info] of current) doc.known.set(ref, { ...info, firstSeen: doc.known.get(ref)?.firstSeen ?? generation, lastSeen: generation });
     const formatted = formatSnapshot(capture, { ...this.defaults(), newRefs, ...options });
     return { capture, formatted };
   }
@@ -115,11 +118,6 @@ export class RefManager {
   lastCapture(page: Page, documentId: number | undefined): Capture | undefined {
     const doc = this.documents.get(page);
     return doc && doc.documentId === documentId ? doc.capture : undefined;
-  }
-
-  /** True when a snapshot of the page's current document exists. */
-  hasSnapshot(page: Page): boolean {
-    return this.documents.has(page);
   }
 
   async resolve(page: Page, rawRef: string, action: string): Promise<ResolvedRef> {
@@ -174,7 +172,7 @@ export class RefManager {
     }
 
     let locator = page.getByRef(ref);
-    if ((await locator.count()) === 1) return { ref, locator, ...(info ?? doc.current.get(ref)!), notices };
+    if ((await locator.count()) === 1) return { ref, locator, ...(doc.current.get(ref) ?? info!), notices };
 
     // The element is gone from the last snapshot: it was re-rendered, removed or hidden. Look again.
     const taken = await this.snapshot(page);
@@ -183,14 +181,18 @@ export class RefManager {
       locator = page.getByRef(ref);
       if ((await locator.count()) === 1) return { ref, locator, ...doc.current.get(ref)!, notices };
     }
-    const wanted = info ?? { role: '', name: '' };
-    const twins = [...doc.current.entries()].filter(([, i]) => i.role === wanted.role && i.name === wanted.name && wanted.name !== '');
+    const wanted = info ?? { role: '', name: '', firstSeen: 0, lastSeen: 0 };
+    // Only an element that appeared after the old one was last seen can be its re-rendered self: a same-named
+    // button that was there alongside it (the next row's "Delete") is a different element.
+    const twins = [...doc.current.entries()].filter(
+      ([candidate, i]) => (doc!.known.get(candidate)?.firstSeen ?? 0) > wanted.lastSeen && i.role === wanted.role && i.name === wanted.name && wanted.name !== '',
+    );
     if (twins.length === 1) {
       const [newRef] = twins[0]!;
       locator = page.getByRef(newRef);
       if ((await locator.count()) === 1) {
         notices.push(`${ref} was re-rendered by the page; acted on ${newRef}, the only ${describe(wanted)} now on the page. Use ${newRef} from now on.`);
-        return { ref: newRef, locator, ...wanted, notices };
+        return { ref: newRef, locator, role: wanted.role, name: wanted.name, notices };
       }
     }
     if (twins.length === 0 && (await isHiddenRef(page, ref))) {

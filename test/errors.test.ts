@@ -43,6 +43,17 @@ describe('stale refs', () => {
     expect((await call(env.browser, 'browser_snapshot', {})).snapshot).toContain('Saved 1 time(s)');
   });
 
+  it('a removed button is never swapped for another that was already there with the same name', async () => {
+    const snap = await open('/fixtures/dynamic.html');
+    const deleteA = refOf(snap, 'button', 'Delete');
+    expect((await call(env.browser, 'browser_click', { ref: deleteA })).changes).toContain('- Row A');
+    // Retrying the old ref: the only "Delete" left belongs to row B, which must survive.
+    const retry = await call(env.browser, 'browser_click', { ref: deleteA });
+    expect(retry.ok).toBe(false);
+    expect(retry.error.code).toBe('stale_ref');
+    expect(retry.error.snapshot).toContain('Row B');
+  });
+
   it('an element removed after the snapshot fails with stale_ref and a fresh snapshot', async () => {
     const snap = await open('/fixtures/dynamic.html');
     const doomed = refOf(snap, 'button', 'Remove me');

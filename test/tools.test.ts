@@ -21,6 +21,19 @@ describe('browser_navigate', () => {
   });
 });
 
+describe('dialogs while a page loads', () => {
+  it('an alert on load is accepted and reported; a confirm on load waits for the agent', async () => {
+    const alerted = await call(env.browser, 'browser_navigate', { url: env.server.url('/fixtures/alert-on-load.html') });
+    expect(alerted).toMatchObject({ ok: true, title: 'Welcome back', dialogs: [{ type: 'alert', message: 'Your session was restored.', handled: 'accepted' }] });
+    expect(alerted.snapshot).toContain('# Welcome back');
+
+    const asked = await call(env.browser, 'browser_navigate', { url: env.server.url('/fixtures/confirm-on-load.html') });
+    expect(asked).toMatchObject({ ok: true, snapshot: '', dialogs: [{ type: 'confirm', message: 'Are you over 18?', handled: 'pending' }] });
+    const answered = await call(env.browser, 'browser_dialog', { accept: true });
+    expect(answered.snapshot).toContain('Welcome in');
+  });
+});
+
 describe('browser_snapshot', () => {
   it('shows values, states, link targets and masks passwords', async () => {
     await call(env.browser, 'browser_navigate', { url: env.server.url('/fixtures/form.html') });

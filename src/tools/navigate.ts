@@ -3,6 +3,7 @@ import type { ResolvedConfig } from '../config.js';
 import type { Page } from 'playwright-core';
 import { BrowserToolError, toBrowserToolError } from '../errors.js';
 import { defineBrowserTool } from './defineTool.js';
+import { effectsShape } from './observe.js';
 
 const LOCAL_HOST = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\]|0\.0\.0\.0)(:\d+)?(\/|$)/i;
 const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
@@ -83,14 +84,27 @@ export const navigateTool = defineBrowserTool({
     url: z.string().describe('The final URL after redirects.'),
     title: z.string(),
     status: z.number().nullable().describe('HTTP status of the main document; null for about:blank and same-document navigations.'),
-    snapshot: z.string().describe('The page as text; act on it by ref.'),
+    snapshot: z.string().describe('The page as text; act on it by ref. Empty while a dialog blocks the page.'),
+    dialogs: effectsShape.dialogs,
   },
-  async handle({ url, waitUntil }, { page, refs, config }) {
+  async handle({ url, waitUntil }, { page, refs, config, session }) {
     const target = normalizeUrl(url, config);
     const previousUrl = page.url();
+    const events = session.eventsOf(page);
     let response;
+    let unsubscribe = () => {};
+    const dialogOpened = new Promise<'dialog'>((resolve) => {
+      unsubscribe = events.onPendingDialog(() => resolve('dialog'));
+    });
     try {
-      response = await page.goto(target, { waitUntil: waitUntil ?? 'load', timeout: config.navigationTimeout });
+      const loading = page.goto(target, { waitUntil: waitUntil ?? 'load', timeout: config.navigationTimeout });
+      // A page that opens confirm() while loading cannot finish loading until it is answered.
+      const outcome = await Promise.race([loading, dialogOpened]);
+      if (outcome === 'dialog') {
+        loading.catch(() => {});
+        return { url: page.url(), title: '', status: null, snapshot: '', dialogs: events.takeDialogs() };
+      }
+      response = outcome;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       if (/net::ERR_/.test(message)) throw await restoreAfterFailedNavigation(page, previousUrl, error);
@@ -103,6 +117,8 @@ export const navigateTool = defineBrowserTool({
         });
       }
       throw error;
+    } finally {
+      unsubscribe();
     }
     const status = response?.status() ?? null;
     const { capture, formatted } = await refs.snapshot(page);
@@ -113,6 +129,7 @@ export const navigateTool = defineBrowserTool({
         snapshot: formatted.text,
       });
     }
-    return { url: capture.url, title: capture.title, status, snapshot: formatted.text };
+    const dialogs = events.takeDialogs();
+    return { url: capture.url, title: capture.title, status, snapshot: formatted.text, ...(dialogs.length ? { dialogs } : {}) };
   },
 });

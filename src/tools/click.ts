@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ensureEnabled, ensureNotBlocked, ensureVisible } from './checks.js';
+import { ensureEnabled, ensureNotBlocked, ensureVisible } from './preflight.js';
 import { defineBrowserTool } from './defineTool.js';
 import { effectsShape, observeAction } from './observe.js';
 import { refSchema, targetLabel } from './shared.js';

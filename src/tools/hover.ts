@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ensureVisible } from './checks.js';
+import { ensureVisible } from './preflight.js';
 import { defineBrowserTool } from './defineTool.js';
 import { effectsShape, observeAction } from './observe.js';
 import { refSchema, resolveTarget } from './shared.js';

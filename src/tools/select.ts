@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BrowserToolError } from '../errors.js';
-import { ensureVisible } from './checks.js';
+import { ensureVisible } from './preflight.js';
 import { defineBrowserTool } from './defineTool.js';
 import { effectsShape, observeAction } from './observe.js';
 import { refSchema, resolveTarget } from './shared.js';

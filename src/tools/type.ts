@@ -1,7 +1,7 @@
 import type { Locator } from 'playwright-core';
 import { z } from 'zod';
 import { BrowserToolError, toBrowserToolError } from '../errors.js';
-import { ensureVisible } from './checks.js';
+import { ensureVisible } from './preflight.js';
 import { defineBrowserTool } from './defineTool.js';
 import { effectsShape, observeAction } from './observe.js';
 import { refSchema, targetLabel } from './shared.js';

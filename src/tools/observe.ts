@@ -5,7 +5,7 @@
  */
 import type { Page, Request } from 'playwright-core';
 import { z } from 'zod';
-import type { Capture } from '../snapshot/capture.js';
+import { currentDocumentId, type Capture } from '../snapshot/capture.js';
 import { diffCaptures } from '../snapshot/diff.js';
 import type { CallContext } from './defineTool.js';
 
@@ -92,8 +92,6 @@ function watchNavigation(page: Page) {
   };
 }
 
-const documentId = (page: Page) => page.evaluate(() => performance.timeOrigin).catch(() => undefined);
-
 /** Fields the browser refused on submit (`:user-invalid`), named as a person would. */
 async function invalidFields(page: Page): Promise<string[]> {
   return page
@@ -118,7 +116,7 @@ export async function observeAction(call: CallContext, action: () => Promise<unk
   const { page, session, config, refs } = call;
   const events = session.eventsOf(page);
   const pagesBefore = new Set(session.pages());
-  const documentBefore = await documentId(page);
+  const documentBefore = await currentDocumentId(page);
   const before: Capture | undefined = refs.lastCapture(page, documentBefore) ?? (await refs.snapshot(page).catch(() => undefined))?.capture;
 
   session.takePopups(); // anything opened earlier is reported by the tool call's notices, not as this action's tab
@@ -160,7 +158,7 @@ export async function observeAction(call: CallContext, action: () => Promise<unk
   }
   if (page.isClosed()) return effects;
 
-  const documentAfter = await documentId(page);
+  const documentAfter = await currentDocumentId(page);
   effects.navigated = documentBefore !== undefined && documentAfter !== documentBefore;
   const after = await refs.snapshot(page);
   if (effects.navigated || !before) {

@@ -43,10 +43,23 @@ export class PageEvents {
     return this.pending?.event;
   }
 
-  /** Calls `listener` when a dialog is left open for the agent. Returns an unsubscribe function. */
-  onPendingDialog(listener: () => void): () => void {
-    this.dialogListeners.add(listener);
-    return () => this.dialogListeners.delete(listener);
+  /**
+   * Waits for `work`, unless a dialog is left open for the agent first: the page is then frozen until
+   * browser_dialog answers it, so the caller returns at once and `work` finishes in the background.
+   */
+  async unlessDialogOpens<T>(work: Promise<T>): Promise<{ dialog: true } | { dialog: false; value: T }> {
+    let listener = () => {};
+    const opened = new Promise<{ dialog: true }>((resolve) => {
+      listener = () => resolve({ dialog: true });
+      this.dialogListeners.add(listener);
+    });
+    try {
+      const outcome = await Promise.race([work.then((value) => ({ dialog: false as const, value })), opened]);
+      if (outcome.dialog) work.catch(() => {});
+      return outcome;
+    } finally {
+      this.dialogListeners.delete(listener);
+    }
   }
 
   async answer(accept: boolean, promptText?: string): Promise<DialogEvent | undefined> {

@@ -92,19 +92,11 @@ export const navigateTool = defineBrowserTool({
     const previousUrl = page.url();
     const events = session.eventsOf(page);
     let response;
-    let unsubscribe = () => {};
-    const dialogOpened = new Promise<'dialog'>((resolve) => {
-      unsubscribe = events.onPendingDialog(() => resolve('dialog'));
-    });
     try {
-      const loading = page.goto(target, { waitUntil: waitUntil ?? 'load', timeout: config.navigationTimeout });
       // A page that opens confirm() while loading cannot finish loading until it is answered.
-      const outcome = await Promise.race([loading, dialogOpened]);
-      if (outcome === 'dialog') {
-        loading.catch(() => {});
-        return { url: page.url(), title: '', status: null, snapshot: '', dialogs: events.takeDialogs() };
-      }
-      response = outcome;
+      const outcome = await events.unlessDialogOpens(page.goto(target, { waitUntil: waitUntil ?? 'load', timeout: config.navigationTimeout }));
+      if (outcome.dialog) return { url: page.url(), title: '', status: null, snapshot: '', dialogs: events.takeDialogs() };
+      response = outcome.value;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       if (/net::ERR_/.test(message)) throw await restoreAfterFailedNavigation(page, previousUrl, error);
@@ -117,8 +109,6 @@ export const navigateTool = defineBrowserTool({
         });
       }
       throw error;
-    } finally {
-      unsubscribe();
     }
     const status = response?.status() ?? null;
     const { capture, formatted } = await refs.snapshot(page);

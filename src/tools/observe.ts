@@ -122,25 +122,15 @@ export async function observeAction(call: CallContext, action: () => Promise<unk
   session.takePopups(); // anything opened earlier is reported by the tool call's notices, not as this action's tab
   const popup = options.expectPopup ? page.waitForEvent('popup', { timeout: config.navigationTimeout }).catch(() => undefined) : undefined;
   const navigation = watchNavigation(page);
-  let unsubscribe = () => {};
-  const dialogOpened = new Promise<'dialog'>((resolve) => {
-    unsubscribe = events.onPendingDialog(() => resolve('dialog'));
-  });
   try {
-    const running = action().then(() => 'done' as const);
-    const outcome = await Promise.race([running, dialogOpened]);
-    if (outcome === 'dialog') {
-      // The page is frozen until the dialog is answered; the action finishes after browser_dialog.
-      running.catch(() => {});
-      return { url: page.url(), navigated: false, dialogs: events.takeDialogs() };
-    }
+    const outcome = await events.unlessDialogOpens(action());
+    if (outcome.dialog) return { url: page.url(), navigated: false, dialogs: events.takeDialogs() };
     // Clicks and Enter start navigations asynchronously; give them a moment to begin.
     await sleep(80);
     if (navigation.started()) await navigation.settled(config.navigationTimeout);
     if (popup) await popup;
   } finally {
     navigation.stop();
-    unsubscribe();
   }
 
   const effects: Effects = { url: page.isClosed() ? '' : page.url(), navigated: false };

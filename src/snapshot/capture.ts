@@ -207,10 +207,11 @@ async function frameFields(frame: Frame, secretSelector: string): Promise<PageFa
   }
 }
 
-const INTERACTIVE = new Set(['button', 'link', 'textbox', 'searchbox', 'combobox', 'checkbox', 'radio', 'switch', 'slider', 'spinbutton', 'tab', 'menuitem', 'option', 'treeitem']);
+/** Roles a person clicks or types into: what makes a frame worth inspecting, and what screenshots label. */
+export const INTERACTIVE_ROLES = new Set(['button', 'link', 'textbox', 'searchbox', 'combobox', 'checkbox', 'radio', 'switch', 'slider', 'spinbutton', 'tab', 'menuitem', 'option', 'treeitem']);
 
 function hasControl(nodes: Array<AriaNode | string>): boolean {
-  return nodes.some((n) => typeof n !== 'string' && ((!!n.ref && (INTERACTIVE.has(n.role) || n.cursor === 'pointer')) || hasControl(n.children ?? [])));
+  return nodes.some((n) => typeof n !== 'string' && ((!!n.ref && (INTERACTIVE_ROLES.has(n.role) || n.cursor === 'pointer')) || hasControl(n.children ?? [])));
 }
 
 /**

@@ -93,13 +93,13 @@ function shortUrl(url: string, base: URL | undefined): string {
 const controlInside = new WeakMap<AriaNode, boolean>();
 
 /** Whether a control with a ref sits somewhere below `node` (memoised: asked of many nested containers). */
-export function hasRefDescendant(node: AriaNode, roles: Set<string> = LEAF_CONTROLS): boolean {
+function hasRefDescendant(node: AriaNode): boolean {
   const known = controlInside.get(node);
   if (known !== undefined) return known;
   let found = false;
   for (const child of node.children ?? []) {
     if (typeof child === 'string') continue;
-    if ((child.ref && roles.has(child.role)) || hasRefDescendant(child, roles)) {
+    if ((child.ref && LEAF_CONTROLS.has(child.role)) || hasRefDescendant(child)) {
       found = true;
       break;
     }
@@ -249,12 +249,12 @@ export function walk(nodes: Array<AriaNode | string>, ctx: WalkContext, out: Lin
       const name = node.name || node.text || '';
       if (name) out.push(placed({ text: `${'#'.repeat(level)} ${truncate(name, HEADING_LIMIT)}`, depth: ctx.depth, priority: Priority.Heading, kind: 'heading' }, node.box, ctx));
       // A heading can hold a link; list it so it stays reachable.
-      if (hasRefDescendant(node, LEAF_CONTROLS)) walk(node.children ?? [], ctx, out, node.box);
+      if (hasRefDescendant(node)) walk(node.children ?? [], ctx, out, node.box);
       continue;
     }
 
     // A wrapper role (a menuitem around a link) with no name of its own: list what is inside instead.
-    if (node.ref && LEAF_CONTROLS.has(role) && !node.name && hasRefDescendant(node, LEAF_CONTROLS)) {
+    if (node.ref && LEAF_CONTROLS.has(role) && !node.name && hasRefDescendant(node)) {
       walk(node.children ?? [], { ...ctx, container: node.ref }, out, node.box);
       continue;
     }
@@ -286,7 +286,7 @@ export function walk(nodes: Array<AriaNode | string>, ctx: WalkContext, out: Lin
     // leaves the fact to the child, which is the element it was collected from.
     const facts = node.ref && node.box && !hasSameBoxChild(node) ? ctx.fields.get(boxKey(node.box)) : undefined;
     const hinted = facts?.clickable;
-    if (node.ref && (node.cursor === 'pointer' || hinted) && !ctx.inClickable && !hasRefDescendant(node, LEAF_CONTROLS)) {
+    if (node.ref && (node.cursor === 'pointer' || hinted) && !ctx.inClickable && !hasRefDescendant(node)) {
       const label = node.name || node.text || collectText(node);
       if (label) {
         const kind = hinted === 'drag' ? 'draggable' : 'clickable';

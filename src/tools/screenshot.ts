@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import { BrowserToolError } from '../errors.js';
-import type { AriaNode } from '../snapshot/capture.js';
+import { INTERACTIVE_ROLES, type AriaNode } from '../snapshot/capture.js';
 import { defineBrowserTool } from './defineTool.js';
 import { refSchema, resolveTarget } from './shared.js';
 
 /** Taller full-page shots are cut here: beyond it a model sees little but pays for every pixel. */
 const MAX_HEIGHT = 6_000;
-const LABELLED_ROLES = new Set(['button', 'link', 'textbox', 'searchbox', 'combobox', 'checkbox', 'radio', 'switch', 'slider', 'spinbutton', 'tab', 'menuitem', 'option', 'treeitem']);
 
 interface Mark {
   ref: string;
@@ -20,7 +19,7 @@ function marks(nodes: Array<AriaNode | string>, offsetX = 0, offsetY = 0, out: M
   for (const node of nodes) {
     if (typeof node === 'string') continue;
     const box = node.box;
-    if (node.ref && box && box.width > 0 && box.height > 0 && (LABELLED_ROLES.has(node.role) || node.cursor === 'pointer')) {
+    if (node.ref && box && box.width > 0 && box.height > 0 && (INTERACTIVE_ROLES.has(node.role) || node.cursor === 'pointer')) {
       out.push({ ref: node.ref, x: box.x + offsetX, y: box.y + offsetY, width: box.width, height: box.height });
     }
     const inner = node.role === 'iframe' && box ? [offsetX + box.x, offsetY + box.y] : [offsetX, offsetY];

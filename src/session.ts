@@ -22,6 +22,17 @@ export interface ActivePage {
   notices: string[];
 }
 
+const BROWSER_RESTARTED = 'The browser had closed (crashed, killed or closed by the user) and was restarted';
+
+/** Tabs are numbered from 0 in browser_tabs' list; anything else is a bad argument. */
+function checkTabIndex(index: number, count: number): void {
+  if (!Number.isInteger(index) || index < 0 || index >= count) {
+    throw new BrowserToolError('invalid_input', `There is no tab ${index}; tabs are numbered 0 to ${count - 1}.`, {
+      hint: 'Call browser_tabs with action "list" to see the open tabs.',
+    });
+  }
+}
+
 export class BrowserSession {
   private manager: BrowserManager | undefined;
   private launching: Promise<BrowserManager> | undefined;
@@ -34,10 +45,6 @@ export class BrowserSession {
 
   constructor(readonly config: ResolvedConfig) {}
 
-  get isOpen(): boolean {
-    return this.manager !== undefined;
-  }
-
   /** The active tab, launching or relaunching the browser when needed. */
   async activePage(): Promise<ActivePage> {
     if (this.closing) await this.closing;
@@ -45,7 +52,7 @@ export class BrowserSession {
     let manager = await this.ensureManager();
 
     if (!manager.getBrowser()?.isConnected() && !this.isPersistent(manager)) {
-      this.lostState = 'The browser had closed (crashed, killed or closed by the user) and was restarted';
+      this.lostState = BROWSER_RESTARTED;
       await this.discard(manager);
       manager = await this.ensureManager();
     }
@@ -97,12 +104,7 @@ export class BrowserSession {
 
   async switchTab(index: number): Promise<Page> {
     const manager = await this.ensureManager();
-    const count = manager.getPages().length;
-    if (!Number.isInteger(index) || index < 0 || index >= count) {
-      throw new BrowserToolError('invalid_input', `There is no tab ${index}; tabs are numbered 0 to ${count - 1}.`, {
-        hint: 'Call browser_tabs with action "list" to see the open tabs.',
-      });
-    }
+    checkTabIndex(index, manager.getPages().length);
     await manager.switchTo(index);
     const page = manager.getPage();
     await page.bringToFront().catch(() => {});
@@ -113,9 +115,7 @@ export class BrowserSession {
     const manager = await this.ensureManager();
     const count = manager.getPages().length;
     const target = index ?? manager.getActiveIndex();
-    if (!Number.isInteger(target) || target < 0 || target >= count) {
-      throw new BrowserToolError('invalid_input', `There is no tab ${target}; tabs are numbered 0 to ${count - 1}.`);
-    }
+    checkTabIndex(target, count);
     if (count === 1) {
       // Closing the last tab would end the browser session; leave an empty tab instead.
       await manager.getPage().goto('about:blank');
@@ -186,7 +186,7 @@ export class BrowserSession {
     context?.setDefaultTimeout(config.timeout);
     context?.setDefaultNavigationTimeout(config.navigationTimeout);
     manager.getBrowser()?.on('disconnected', () => {
-      if (this.manager === manager) this.lostState ??= 'The browser had closed (crashed, killed or closed by the user) and was restarted';
+      if (this.manager === manager) this.lostState ??= BROWSER_RESTARTED;
     });
     this.manager = manager;
     return manager;

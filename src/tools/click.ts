@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ensureEnabled, ensureNotBlocked, ensureVisible } from './preflight.js';
 import { defineBrowserTool } from './defineTool.js';
 import { effectsShape, observeAction } from './observe.js';
-import { refSchema, targetLabel } from './shared.js';
+import { refSchema, resolveTarget } from './shared.js';
 
 export const clickTool = defineBrowserTool({
   id: 'browser_click',
@@ -24,9 +24,8 @@ export const clickTool = defineBrowserTool({
     ...effectsShape,
   },
   async handle({ ref, button, clickCount, modifiers }, call) {
-    const target = await call.refs.resolve(call.page, ref, `click ${ref}`);
-    call.notices.push(...target.notices);
-    const label = targetLabel(target);
+    const target = await resolveTarget(call, ref, 'click');
+    const { label } = target;
     await ensureVisible(target.locator, label);
     await ensureEnabled(target.locator, label);
     await ensureNotBlocked(target.locator, label, call.config.timeout);

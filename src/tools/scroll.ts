@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineBrowserTool } from './defineTool.js';
-import { refSchema, targetLabel } from './shared.js';
+import { refSchema, resolveTarget } from './shared.js';
 
 interface ScrollState {
   x: number;
@@ -39,9 +39,8 @@ export const scrollTool = defineBrowserTool({
     let state: ScrollState;
 
     if (ref !== undefined) {
-      const target = await call.refs.resolve(call.page, ref, `scroll ${ref}`);
-      call.notices.push(...target.notices);
-      scrolled = targetLabel(target);
+      const target = await resolveTarget(call, ref, 'scroll');
+      scrolled = target.label;
       state = await target.locator.evaluate(
         (el, { vertical, sign, size }) => {
           const style = getComputedStyle(el);

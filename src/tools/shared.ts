@@ -6,7 +6,7 @@ export const refSchema = z
   .string()
   .describe('Ref of the element, exactly as in the snapshot, e.g. "e12".');
 
-export function targetLabel(target: Pick<ResolvedRef, 'ref' | 'role' | 'name'>): string {
+function targetLabel(target: Pick<ResolvedRef, 'ref' | 'role' | 'name'>): string {
   const name = target.name.length > 60 ? `${target.name.slice(0, 59)}…` : target.name;
   return `${target.ref} (${target.role}${name ? ` "${name}"` : ''})`;
 }

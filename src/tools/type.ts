@@ -4,7 +4,7 @@ import { BrowserToolError, toBrowserToolError } from '../errors.js';
 import { ensureVisible } from './preflight.js';
 import { defineBrowserTool } from './defineTool.js';
 import { effectsShape, observeAction } from './observe.js';
-import { refSchema, targetLabel } from './shared.js';
+import { refSchema, resolveTarget } from './shared.js';
 
 const MASK = '••••••';
 
@@ -63,10 +63,8 @@ export const typeTool = defineBrowserTool({
     ...effectsShape,
   },
   async handle({ ref, text, clear, submit, slowly }, call) {
-    const target = await call.refs.resolve(call.page, ref, `type into ${ref}`);
-    call.notices.push(...target.notices);
-    const label = targetLabel(target);
-    const { locator } = target;
+    const target = await resolveTarget(call, ref, 'type into');
+    const { locator, label } = target;
     await ensureVisible(locator, label);
     await ensureEditable(locator, label);
     const timeout = call.config.timeout;

@@ -240,29 +240,26 @@ function render(line: Line): string {
  * within a priority) until the text fits, and says what was cut.
  */
 function applyBudget(lines: Line[], keep: boolean[], header: string[], footer: string[], maxTokens: number): FormattedSnapshot {
+  const cut: Line[] = [];
   // A token is at least one byte, so text no longer in bytes than the budget fits: skip counting line by line.
   const bytes = lines.reduce((sum, line, i) => sum + (keep[i] ? Buffer.byteLength(render(line)) + 1 : 0), 0);
-  if (bytes + Buffer.byteLength(header.join('\n')) + Buffer.byteLength(footer.join('\n')) + 2 <= maxTokens) {
-    const text = [...header, ...lines.filter((_, i) => keep[i]).map(render), ...footer].join('\n');
-    const refsShown = lines.filter((l, i) => keep[i] && l.ref && l.priority === Priority.Control).length;
-    return { text, tokens: countTokens(text), refsShown, linesCut: 0 };
-  }
-  const cost = lines.map((line, i) => (keep[i] ? countTokens(render(line)) + 1 : 0));
-  const fixed = countTokens(header.join('\n')) + countTokens(footer.join('\n')) + 2;
-  const noteReserve = 40;
-  let total = fixed + cost.reduce((a, b) => a + b, 0);
-  const cut: Line[] = [];
-
-  if (total > maxTokens) {
-    const order = lines
-      .map((line, i) => ({ line, i }))
-      .filter(({ i }) => keep[i])
-      .sort((a, b) => a.line.priority - b.line.priority || b.i - a.i);
-    for (const { line, i } of order) {
-      if (total + noteReserve <= maxTokens) break;
-      keep[i] = false;
-      total -= cost[i]!;
-      cut.push(line);
+  const fits = bytes + Buffer.byteLength(header.join('\n')) + Buffer.byteLength(footer.join('\n')) + 2 <= maxTokens;
+  if (!fits) {
+    const cost = lines.map((line, i) => (keep[i] ? countTokens(render(line)) + 1 : 0));
+    const fixed = countTokens(header.join('\n')) + countTokens(footer.join('\n')) + 2;
+    const noteReserve = 40;
+    let total = fixed + cost.reduce((a, b) => a + b, 0);
+    if (total > maxTokens) {
+      const order = lines
+        .map((line, i) => ({ line, i }))
+        .filter(({ i }) => keep[i])
+        .sort((a, b) => a.line.priority - b.line.priority || b.i - a.i);
+      for (const { line, i } of order) {
+        if (total + noteReserve <= maxTokens) break;
+        keep[i] = false;
+        total -= cost[i]!;
+        cut.push(line);
+      }
     }
   }
 

@@ -370,10 +370,19 @@ export function rootContext(capture: Capture): WalkContext {
 }
 
 /** Every line of the whole page, unindented, for comparing two captures of one document. */
-export function pageLines(capture: Capture): Array<{ text: string; ref?: string; kind: string }> {
-  const lines: Line[] = [];
-  walk(capture.tree, rootContext(capture), lines);
-  return lines.filter((line) => line.sectionEnd === undefined || MODAL_ROLES.has(line.kind)).map(({ text, ref, kind }) => ({ text, ref, kind }));
+export type PageLine = { text: string; ref?: string; kind: string };
+const pageLinesOf = new WeakMap<Capture, PageLine[]>();
+
+/** Memoised: each capture is the "after" of one action's diff and the "before" of the next. */
+export function pageLines(capture: Capture): PageLine[] {
+  let result = pageLinesOf.get(capture);
+  if (!result) {
+    const lines: Line[] = [];
+    walk(capture.tree, rootContext(capture), lines);
+    result = lines.filter((line) => line.sectionEnd === undefined || MODAL_ROLES.has(line.kind)).map(({ text, ref, kind }) => ({ text, ref, kind }));
+    pageLinesOf.set(capture, result);
+  }
+  return result;
 }
 
 /** Every ref in the tree with its role and name, for resolving and re-finding elements. */

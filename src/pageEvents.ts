@@ -2,7 +2,7 @@
  * What a tab did on its own between and during actions: dialogs it opened and files it downloaded.
  * One `PageEvents` per tab, created by the session when it first sees the tab.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Dialog, Download, Page } from 'playwright-core';
 
@@ -108,7 +108,6 @@ export class PageEvents {
     try {
       mkdirSync(dir, { recursive: true });
       await download.saveAs(path);
-      const { statSync } = await import('node:fs');
       this.downloads.push({ file, path, bytes: statSync(path).size });
     } catch (error) {
       this.downloads.push({ file, path, error: error instanceof Error ? error.message.split('\n')[0] : String(error) });

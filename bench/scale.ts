@@ -9,10 +9,10 @@ import { dirname, join } from 'node:path';
 import { BrowserManager } from 'agent-browser';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { BrowserToolset, DEFAULT_CHROMIUM_ARGS } from '../src/index.js';
+import { OFFLINE_ARGS } from '../test/helpers/server.js';
 
 const SIZES = (process.argv.find((a) => a.startsWith('--sizes='))?.slice(8) ?? '1000,10000,50000').split(',').map(Number);
 const REPEATS = 3;
-const OFFLINE = '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1';
 
 /** A page of `n` elements: rows of a link, a button, an input and a paragraph, in sections with headings. */
 function page(n: number): string {
@@ -39,9 +39,9 @@ const server = createServer((req, res) => {
 await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
 const port = (server.address() as { port: number }).port;
 
-const ours = new BrowserToolset({ args: [OFFLINE], navigationTimeout: 120_000 });
+const ours = new BrowserToolset({ args: OFFLINE_ARGS, navigationTimeout: 120_000 });
 const raw = new BrowserManager();
-await raw.launch({ headless: true, executablePath: '/usr/bin/chromium', args: [...DEFAULT_CHROMIUM_ARGS, OFFLINE] });
+await raw.launch({ headless: true, executablePath: '/usr/bin/chromium', args: [...DEFAULT_CHROMIUM_ARGS, ...OFFLINE_ARGS] });
 
 interface Row {
   elements: number;

@@ -15,7 +15,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { BrowserManager } from 'agent-browser';
 import type { Page } from 'playwright-core';
 import { BrowserToolset, DEFAULT_CHROMIUM_ARGS } from '../src/index.js';
-import { OFFLINE_ARGS } from '../test/helpers/toolset.js';
+import { OFFLINE_ARGS } from '../test/helpers/server.js';
 
 export const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 export const VIEWPORT = { width: 1280, height: 720 };

@@ -3,11 +3,12 @@
  * and prints every call with the result the model would read. No network, no API key.
  */
 import { BrowserToolset } from '../src/index.js';
-import { startServer } from '../test/helpers/server.js';
+import { refOf as ref } from '../test/helpers/refs.js';
+import { OFFLINE_ARGS, startServer } from '../test/helpers/server.js';
 
 const server = await startServer();
 // Only 127.0.0.1 resolves: the demo cannot reach the internet even if the page asks it to.
-const browser = new BrowserToolset({ args: ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'] });
+const browser = new BrowserToolset({ args: OFFLINE_ARGS });
 
 function show(value: unknown): string {
   const lines: string[] = [];
@@ -23,13 +24,6 @@ async function step(tool: keyof BrowserToolset['tools'], input: Record<string, u
   const result = await (browser.tools[tool] as any).execute(input, {});
   console.log(show(result));
   return result;
-}
-
-/** Reads a ref out of the snapshot text, as the model does. */
-function ref(snapshot: string, role: string, name: string): string {
-  const match = new RegExp(`^\\s*((?:f\\d+)?e\\d+) ${role} ${JSON.stringify(name).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'm').exec(snapshot);
-  if (!match) throw new Error(`no ${role} "${name}" in the snapshot`);
-  return match[1]!;
 }
 
 try {

@@ -12,6 +12,9 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 export const FIXTURES_DIR = resolve(here, '../fixtures');
 export const CORPUS_DIR = resolve(here, '../../../shared/corpus/pages');
 
+/** Chromium flag that makes every host but 127.0.0.1 unresolvable: tests, demo and benchmarks stay offline. */
+export const OFFLINE_ARGS = ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'];
+
 const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.css': 'text/css', '.js': 'text/javascript' };
 
 export interface Submission {

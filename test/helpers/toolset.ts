@@ -1,9 +1,8 @@
 import { afterAll, beforeAll } from 'vitest';
 import { BrowserToolset, type BrowserToolsetConfig } from '../../src/index.js';
-import { startServer, type TestServer } from './server.js';
+import { OFFLINE_ARGS, startServer, type TestServer } from './server.js';
 
-/** Every host but 127.0.0.1 resolves to nothing, so no test can reach the network. */
-export const OFFLINE_ARGS = ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'];
+export { OFFLINE_ARGS };
 
 export function createTestToolset(config: BrowserToolsetConfig = {}): BrowserToolset {
   return new BrowserToolset({ timeout: 3_000, navigationTimeout: 8_000, ...config, args: [...OFFLINE_ARGS, ...(config.args ?? [])] });
@@ -17,13 +16,7 @@ export async function call<K extends keyof Tools>(toolset: BrowserToolset, id: K
   return tool.execute(input, {});
 }
 
-/** The ref of the line `<ref> <role> "<name>"` in a snapshot. */
-export function refOf(snapshot: string, role: string, name: string): string {
-  const escaped = JSON.stringify(name).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const match = new RegExp(`^\\s*((?:f\\d+)?e\\d+) ${role} ${escaped}`, 'm').exec(snapshot);
-  if (!match) throw new Error(`No ${role} "${name}" in snapshot:\n${snapshot}`);
-  return match[1]!;
-}
+export { refOf } from './refs.js';
 
 /** Chromium processes started by this test process. */
 export async function childBrowserPids(): Promise<number[]> {

@@ -1,13 +1,18 @@
-import { accessSync, constants } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import type { ChromiumChoice } from './browser/find.js';
 import { BrowserToolError } from './errors.js';
 
 export interface BrowserToolsetConfig {
   /** Run without a visible window. Default: true. */
   headless?: boolean;
-  /** Path to a Chrome or Chromium binary. Default: found on this machine (see `findChromeExecutable`). */
+  /**
+   * Path to a Chrome or Chromium binary. Default: `CHROME_PATH`, then a Chrome, Chromium or Edge installed on the
+   * machine, then the Chromium of the optional npm package `@sparticuz/chromium`.
+   */
   executablePath?: string;
+  /** Which browser to launch when none is named: `auto` (default), `system` (never the npm one), `bundled` (only the npm one). */
+  chromium?: ChromiumChoice;
   /** Attach to a running browser over CDP (`http://127.0.0.1:9222` or a `ws://` URL) instead of launching one. */
   cdpUrl?: string;
   /** Viewport size. Default: 1280x720. */
@@ -50,6 +55,7 @@ export interface BrowserToolsetConfig {
 export interface ResolvedConfig {
   headless: boolean;
   executablePath?: string;
+  chromium: ChromiumChoice;
   cdpUrl?: string;
   viewport: { width: number; height: number };
   timeout: number;
@@ -95,6 +101,7 @@ export function resolveConfig(config: BrowserToolsetConfig = {}): ResolvedConfig
   return {
     headless: config.headless ?? true,
     executablePath: config.executablePath,
+    chromium: config.chromium ?? 'auto',
     cdpUrl: config.cdpUrl,
     viewport: config.viewport ?? { width: 1280, height: 720 },
     timeout: positive(config.timeout, 10_000, 'timeout'),
@@ -110,57 +117,4 @@ export function resolveConfig(config: BrowserToolsetConfig = {}): ResolvedConfig
     tools: config.tools ?? {},
     secretSelector: [...DEFAULT_SECRET_FIELDS, ...(config.secretFields ?? [])].join(', '),
   };
-}
-
-const BROWSER_COMMANDS = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable', 'microsoft-edge'];
-
-const INSTALL_LOCATIONS = [
-  '/usr/bin/chromium',
-  '/usr/bin/chromium-browser',
-  '/usr/bin/google-chrome',
-  '/usr/bin/google-chrome-stable',
-  '/opt/google/chrome/chrome',
-  '/snap/bin/chromium',
-  '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
-  '/Applications/Chromium.app/Contents/MacOS/Chromium',
-  '/Applications/Microsoft Edge.app/Contents/MacOS/Microsoft Edge',
-  'C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe',
-  'C:\\Program Files (x86)\\Google\\Chrome\\Application\\chrome.exe',
-  'C:\\Program Files (x86)\\Microsoft\\Edge\\Application\\msedge.exe',
-];
-
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** `CHROME_PATH`, then the usual commands on PATH, then the usual install locations. */
-export function findChromeExecutable(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  if (env.CHROME_PATH && isExecutable(env.CHROME_PATH)) return env.CHROME_PATH;
-  const dirs = (env.PATH ?? '').split(delimiter).filter(Boolean);
-  for (const command of BROWSER_COMMANDS) {
-    for (const dir of dirs) {
-      const candidate = join(dir, command);
-      if (isExecutable(candidate)) return candidate;
-    }
-  }
-  return INSTALL_LOCATIONS.find(isExecutable);
-}
-
-export function requireChromeExecutable(config: ResolvedConfig): string {
-  const found = config.executablePath ?? findChromeExecutable();
-  if (!found) {
-    throw new BrowserToolError(
-      'browser_not_found',
-      'No Chrome or Chromium was found (looked at CHROME_PATH, chromium, chromium-browser, google-chrome, google-chrome-stable and microsoft-edge on PATH, and the usual install locations).',
-    );
-  }
-  if (!isExecutable(found)) {
-    throw new BrowserToolError('browser_not_found', `The browser at executablePath "${found}" does not exist or is not executable.`);
-  }
-  return found;
 }

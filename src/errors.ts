@@ -80,7 +80,7 @@ const DEFAULT_HINTS: Record<ErrorCode, { hint: string; retryable: boolean }> = {
     retryable: false,
   },
   browser_not_found: {
-    hint: 'Install Chrome or Chromium (for example `apt-get install chromium`), or set `executablePath` to a browser binary or `cdpUrl` to a running browser in the BrowserToolset config.',
+    hint: 'Install the npm-shipped Chromium (`npm install @sparticuz/chromium`) or Chrome/Chromium on the machine, or set `executablePath`, `cdpUrl` or `wsEndpoint` in the BrowserToolset config.',
     retryable: false,
   },
   browser_closed: {

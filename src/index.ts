@@ -1,5 +1,6 @@
 export { BROWSER_TOOL_IDS, BrowserToolset, type BrowserToolId, type BrowserTools } from './toolset.js';
-export { findChromeExecutable, DEFAULT_CHROMIUM_ARGS, type BrowserToolsetConfig, type ResolvedConfig } from './config.js';
+export { DEFAULT_CHROMIUM_ARGS, type BrowserToolsetConfig, type ResolvedConfig } from './config.js';
+export { findBrowser, findChromeExecutable, type BrowserSource, type ChosenBrowser, type ChromiumChoice } from './browser/find.js';
 export { BrowserToolError, ERROR_CODES, toBrowserToolError, type ErrorCode, type ToolError } from './errors.js';
 export { normalizeRef, RefManager } from './refs.js';
 export { formatSnapshot, type FormatOptions, type FormattedSnapshot, type SnapshotScope } from './snapshot/format.js';

@@ -4,7 +4,8 @@
  */
 import { BrowserManager } from 'agent-browser';
 import type { Page } from 'playwright-core';
-import { requireChromeExecutable, type ResolvedConfig } from './config.js';
+import { findBrowser, type ChosenBrowser } from './browser/find.js';
+import type { ResolvedConfig } from './config.js';
 import { BrowserToolError, toBrowserToolError } from './errors.js';
 import { registerHiddenRefEngine } from './hiddenRefs.js';
 import { PageEvents } from './pageEvents.js';
@@ -42,6 +43,8 @@ export class BrowserSession {
   private readonly events = new WeakMap<Page, PageEvents>();
   /** Tabs pages opened (target=_blank, window.open) that no tool result has mentioned yet. */
   private unreportedPopups: Page[] = [];
+  /** The browser launched or connected to, once there is one. */
+  private chosen: ChosenBrowser | undefined;
 
   constructor(readonly config: ResolvedConfig) {}
 
@@ -73,6 +76,12 @@ export class BrowserSession {
       notices.push(`A new tab opened after your last action (${popup.url()})${popup === page ? ' and is now the active tab' : ''}. browser_tabs lists the tabs.`);
     }
     return { page, notices };
+  }
+
+  browserInfo(): (ChosenBrowser & { version?: string }) | undefined {
+    if (!this.chosen) return undefined;
+    const version = this.manager?.getBrowser()?.version();
+    return { ...this.chosen, ...(version ? { version } : {}) };
   }
 
   /** Tabs opened by pages since the last call, oldest first. */
@@ -159,13 +168,14 @@ export class BrowserSession {
     const manager = new BrowserManager();
     const { config } = this;
     await registerHiddenRefEngine();
+    const chosen = await findBrowser(config);
     try {
-      if (config.cdpUrl) {
-        await manager.launch({ cdpUrl: config.cdpUrl, viewport: config.viewport, allowedDomains: config.allowedDomains });
+      if (chosen.endpoint) {
+        await manager.launch({ cdpUrl: chosen.endpoint, viewport: config.viewport, allowedDomains: config.allowedDomains });
       } else {
         await manager.launch({
           headless: config.headless,
-          executablePath: requireChromeExecutable(config),
+          executablePath: chosen.executablePath,
           args: config.args,
           viewport: config.viewport,
           allowedDomains: config.allowedDomains,
@@ -189,6 +199,7 @@ export class BrowserSession {
       if (this.manager === manager) this.lostState ??= BROWSER_RESTARTED;
     });
     this.manager = manager;
+    this.chosen = chosen;
     return manager;
   }
 

@@ -1,3 +1,4 @@
+import type { ChosenBrowser } from './browser/find.js';
 import { resolveConfig, type BrowserToolsetConfig, type ResolvedConfig } from './config.js';
 import { BrowserToolError } from './errors.js';
 import { RefManager } from './refs.js';
@@ -89,6 +90,14 @@ export class BrowserToolset {
   /** The Playwright page the tools act on, for custom steps in workflows and tests. Launches the browser if needed. */
   async page() {
     return (await this.session.activePage()).page;
+  }
+
+  /**
+   * Which browser the toolset launched or connected to (`source`: cdpUrl, wsEndpoint, executablePath, CHROME_PATH,
+   * system or bundled), or undefined before the first tool call. For logs and operators; the model never sees it.
+   */
+  get browserInfo(): (ChosenBrowser & { version?: string }) | undefined {
+    return this.session.browserInfo();
   }
 
   /** Closes the browser. Safe to call more than once; the next tool call starts a new browser. */

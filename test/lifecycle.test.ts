@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BrowserToolset, DEFAULT_CHROMIUM_ARGS, findChromeExecutable } from '../src/index.js';
+import { BrowserToolset, DEFAULT_CHROMIUM_ARGS, findBrowser } from '../src/index.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { OFFLINE_ARGS, call, childBrowserPids, createTestToolset, refOf } from './helpers/toolset.js';
 
@@ -22,8 +22,24 @@ async function waitFor(check: () => Promise<boolean>, what: string): Promise<voi
 }
 
 describe('browser lifecycle', () => {
-  it('finds a Chrome or Chromium on this machine', () => {
-    expect(findChromeExecutable()).toBeTruthy();
+  it('always finds a browser: a system one, else the npm-shipped Chromium', async () => {
+    const chosen = await findBrowser({});
+    expect(['system', 'bundled', 'CHROME_PATH']).toContain(chosen.source);
+    expect(chosen.executablePath).toBeTruthy();
+  });
+
+  it('launches the npm-shipped Chromium when asked, even where a system browser exists, and says so', async () => {
+    const browser = createTestToolset({ chromium: 'bundled' });
+    try {
+      expect(browser.browserInfo).toBeUndefined();
+      const result = await call(browser, 'browser_navigate', { url: server.url('/fixtures/page-a.html') });
+      expect(result.ok).toBe(true);
+      expect(result.title).toBe('Page A');
+      expect(browser.browserInfo).toMatchObject({ source: 'bundled', executablePath: expect.stringMatching(/chromium$/), version: expect.stringMatching(/^\d+\./) });
+      expect(JSON.stringify(result)).not.toContain(browser.browserInfo!.executablePath!); // the model is not told
+    } finally {
+      await browser.close();
+    }
   });
 
   it('launches lazily, once for concurrent first calls, and close() leaves no browser process', async () => {
@@ -105,7 +121,7 @@ describe('browser lifecycle', () => {
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
     const profile = mkdtempSync(join(tmpdir(), 'mbt-cdp-'));
-    const chrome = spawn(findChromeExecutable()!, [
+    const chrome = spawn((await findBrowser({})).executablePath!, [
       '--headless=new', '--remote-debugging-port=0', `--user-data-dir=${profile}`, ...DEFAULT_CHROMIUM_ARGS, ...OFFLINE_ARGS, 'about:blank',
     ], { detached: true }); // its own process group, so its helper processes can be stopped with it
     try {

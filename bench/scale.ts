@@ -10,6 +10,7 @@ import { BrowserManager } from 'agent-browser';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { BrowserToolset, DEFAULT_CHROMIUM_ARGS } from '../src/index.js';
 import { OFFLINE_ARGS } from '../test/helpers/server.js';
+import { CHROMIUM } from './systems.js';
 
 const SIZES = (process.argv.find((a) => a.startsWith('--sizes='))?.slice(8) ?? '1000,10000,50000').split(',').map(Number);
 const REPEATS = 3;
@@ -41,7 +42,7 @@ const port = (server.address() as { port: number }).port;
 
 const ours = new BrowserToolset({ args: OFFLINE_ARGS, navigationTimeout: 120_000 });
 const raw = new BrowserManager();
-await raw.launch({ headless: true, executablePath: '/usr/bin/chromium', args: [...DEFAULT_CHROMIUM_ARGS, ...OFFLINE_ARGS] });
+await raw.launch({ headless: true, executablePath: CHROMIUM, args: [...DEFAULT_CHROMIUM_ARGS, ...OFFLINE_ARGS] });
 
 interface Row {
   elements: number;

@@ -14,10 +14,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { BrowserManager } from 'agent-browser';
 import type { Page } from 'playwright-core';
-import { BrowserToolset, DEFAULT_CHROMIUM_ARGS } from '../src/index.js';
+import { BrowserToolset, DEFAULT_CHROMIUM_ARGS, findBrowser } from '../src/index.js';
 import { OFFLINE_ARGS } from '../test/helpers/server.js';
 
-export const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+/** One Chromium for every system: CHROME_PATH, a system browser, or the npm-shipped one. */
+export const CHROMIUM = (await findBrowser({})).executablePath!;
 export const VIEWPORT = { width: 1280, height: 720 };
 /** Our defaults plus the offline rule: the flags every system gets. */
 export const CHROMIUM_ARGS = [...DEFAULT_CHROMIUM_ARGS, ...OFFLINE_ARGS];

@@ -1,6 +1,8 @@
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ChromiumChoice } from './browser/find.js';
+import type { SettlePolicy } from './session/loading.js';
+import type { StorageState } from './session/session.js';
 import { BrowserToolError } from './errors.js';
 
 export interface BrowserToolsetConfig {
@@ -15,6 +17,24 @@ export interface BrowserToolsetConfig {
   chromium?: ChromiumChoice;
   /** Attach to a running browser over CDP (`http://127.0.0.1:9222` or a `ws://` URL) instead of launching one. */
   cdpUrl?: string;
+  /** Attach to a Playwright browser server (`launchServer`, `playwright run-server`, browser services that speak it). */
+  wsEndpoint?: string;
+  /**
+   * `thread` (default): each Mastra thread (else resource, else workflow run, else MCP connection) gets its own
+   * isolated session: context, cookies, tabs, refs. `shared`: every call uses one session.
+   */
+  scope?: 'thread' | 'shared';
+  /** Sessions open at once; beyond it the one unused longest is closed. Default: 25. */
+  maxSessions?: number;
+  /** A session unused for this long (ms) is closed; its next call is told. Default: 15 minutes. `Infinity` keeps them. */
+  idleTimeout?: number;
+  /** Cookies and storage each new session starts with: a Playwright storage state, a path to one, or a function of the session key. */
+  storageState?: StorageStateOption;
+  /**
+   * When a navigation counts as done: after the document is parsed, at `load`, or once no request started or
+   * ended for `quietMs`, but at most `maxMs` later. Requests still in flight are reported. Default 500 / 3,000 ms.
+   */
+  settle?: { quietMs?: number; maxMs?: number };
   /** Viewport size. Default: 1280x720. */
   viewport?: { width: number; height: number };
   /** Timeout for element actions (click, type, scroll), in ms. Default: 10,000. */
@@ -57,6 +77,12 @@ export interface ResolvedConfig {
   executablePath?: string;
   chromium: ChromiumChoice;
   cdpUrl?: string;
+  wsEndpoint?: string;
+  scope: 'thread' | 'shared';
+  maxSessions: number;
+  idleTimeout: number;
+  storageState?: StorageStateOption;
+  settle: SettlePolicy;
   viewport: { width: number; height: number };
   timeout: number;
   navigationTimeout: number;
@@ -72,6 +98,8 @@ export interface ResolvedConfig {
   /** One selector list built from the defaults and `secretFields`. */
   secretSelector: string;
 }
+
+export type StorageStateOption = StorageState | string | ((sessionKey: string) => StorageState | string | undefined);
 
 export const DEFAULT_SECRET_FIELDS = ['input[autocomplete="cc-number"]', 'input[autocomplete="cc-csc"]', 'input[autocomplete="one-time-code"]'];
 
@@ -103,6 +131,12 @@ export function resolveConfig(config: BrowserToolsetConfig = {}): ResolvedConfig
     executablePath: config.executablePath,
     chromium: config.chromium ?? 'auto',
     cdpUrl: config.cdpUrl,
+    wsEndpoint: config.wsEndpoint,
+    scope: config.scope ?? 'thread',
+    maxSessions: Math.floor(positive(config.maxSessions, 25, 'maxSessions')),
+    idleTimeout: config.idleTimeout === Infinity ? Infinity : positive(config.idleTimeout, 15 * 60_000, 'idleTimeout'),
+    storageState: config.storageState,
+    settle: { quietMs: positive(config.settle?.quietMs, 500, 'settle.quietMs'), maxMs: positive(config.settle?.maxMs, 3_000, 'settle.maxMs') },
     viewport: config.viewport ?? { width: 1280, height: 720 },
     timeout: positive(config.timeout, 10_000, 'timeout'),
     navigationTimeout: positive(config.navigationTimeout, 30_000, 'navigationTimeout'),

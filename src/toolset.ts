@@ -1,8 +1,8 @@
-import type { ChosenBrowser } from './browser/find.js';
+import { SharedBrowser, type BrowserInfo } from './browser/shared.js';
 import { resolveConfig, type BrowserToolsetConfig, type ResolvedConfig } from './config.js';
 import { BrowserToolError } from './errors.js';
-import { RefManager } from './refs.js';
-import { BrowserSession } from './session.js';
+import { SessionRegistry } from './session/registry.js';
+import type { StorageState } from './session/session.js';
 import { checkTool } from './tools/check.js';
 import { clickTool } from './tools/click.js';
 import type { ToolContext } from './tools/defineTool.js';
@@ -67,47 +67,57 @@ function chooseTools(config: ResolvedConfig): BrowserToolId[] {
 }
 
 /**
- * A browser for one agent (or one conversation): hand `tools` to a Mastra Agent and call `close()`
- * when done. The browser starts on the first tool call.
+ * A browser for Mastra agents: hand `tools` to an Agent (or use them as workflow steps, or serve them over
+ * MCP) and call `close()` when done. One browser is launched on the first call and shared; each conversation
+ * (Mastra thread) gets its own isolated session in it, created on its first call.
  */
 export class BrowserToolset {
   readonly config: ResolvedConfig;
   /** The tools this config offers, keyed by id. Tools left out by the config are absent. */
   readonly tools: BrowserTools;
-  private readonly session: BrowserSession;
-  private queue: Promise<unknown> = Promise.resolve();
+  readonly sessions: SessionRegistry;
+  private readonly browser: SharedBrowser;
 
   constructor(config: BrowserToolsetConfig = {}) {
     this.config = resolveConfig(config);
-    this.session = new BrowserSession(this.config);
-    const refs = new RefManager(() => ({ scope: 'viewport', maxTokens: this.config.snapshotMaxTokens }), {
-      secretSelector: this.config.secretSelector,
-    });
-    const context: ToolContext = { session: this.session, refs, config: this.config, exclusive: (work) => this.exclusive(work) };
+    this.browser = new SharedBrowser(this.config);
+    this.sessions = new SessionRegistry(this.browser, this.config);
+    const context: ToolContext = { registry: this.sessions, config: this.config };
     this.tools = Object.fromEntries(chooseTools(this.config).map((id) => [id, FACTORIES[id](context)])) as BrowserTools;
   }
 
-  /** The Playwright page the tools act on, for custom steps in workflows and tests. Launches the browser if needed. */
-  async page() {
-    return (await this.session.activePage()).page;
+  /**
+   * The Playwright page the tools act on in a session (default: the session of calls without a thread), for
+   * custom steps in workflows and tests. Opens the browser and session if needed.
+   */
+  async page(sessionKey = 'default') {
+    return (await this.sessions.get(sessionKey).session.activePage()).page;
   }
 
   /**
    * Which browser the toolset launched or connected to (`source`: cdpUrl, wsEndpoint, executablePath, CHROME_PATH,
    * system or bundled), or undefined before the first tool call. For logs and operators; the model never sees it.
    */
-  get browserInfo(): (ChosenBrowser & { version?: string }) | undefined {
-    return this.session.browserInfo();
+  get browserInfo(): BrowserInfo | undefined {
+    return this.browser.info();
   }
 
-  /** Closes the browser. Safe to call more than once; the next tool call starts a new browser. */
+  /** Cookies and local storage of a thread's session, to save and pass back as `storageState` later. */
+  async exportStorageState(threadId?: string): Promise<StorageState> {
+    const key = threadId === undefined ? 'default' : `thread:${threadId}`;
+    const session = this.sessions.peek(key);
+    if (!session) throw new BrowserToolError('invalid_input', `There is no open browser session for ${key}.`, { hint: 'Export the storage state while the session is open (before it is closed or evicted).' });
+    return session.storageState();
+  }
+
+  /** Closes one thread's session (its context, tabs and cookies); its next call starts a fresh one. */
+  async closeSession(threadId?: string): Promise<void> {
+    await this.sessions.closeSession(threadId === undefined ? 'default' : `thread:${threadId}`);
+  }
+
+  /** Closes every session and the browser. Safe to call more than once; the next tool call starts again. */
   async close(): Promise<void> {
-    await this.session.close();
-  }
-
-  private exclusive<T>(work: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(work, work);
-    this.queue = run.catch(() => undefined);
-    return run;
+    await this.sessions.closeAll();
+    await this.browser.close();
   }
 }

@@ -5,7 +5,7 @@ import { createTestToolset, refOf, useServerAndBrowser } from './helpers/toolset
 
 const env = useServerAndBrowser();
 
-it('a Mastra Agent signs up through the tools: the env.server receives the form and the model sees structured results', async () => {
+it('a Mastra Agent signs up through the tools: the server receives the form and the model reads plain-text results', async () => {
   const seenByModel: ToolResultSeen[][] = [];
   // The "model" reads refs out of the snapshot text it was given, as an LLM would.
   const model = scriptedModel((results, turn) => {
@@ -15,7 +15,7 @@ it('a Mastra Agent signs up through the tools: the env.server receives the form 
       case 0:
         return { tools: [{ name: 'browser_navigate', input: { url: env.server.url('/fixtures/form.html') } }] };
       case 1: {
-        const snapshot: string = last!.output.snapshot;
+        const snapshot: string = last!.output;
         return {
           tools: [
             { name: 'browser_type', input: { ref: refOf(snapshot, 'textbox', 'Full name *'), text: 'Ada Lovelace' } },
@@ -28,9 +28,9 @@ it('a Mastra Agent signs up through the tools: the env.server receives the form 
       case 2:
         return { tools: [{ name: 'browser_snapshot', input: {} }] };
       case 3:
-        return { tools: [{ name: 'browser_click', input: { ref: refOf(last!.output.snapshot, 'button', 'Create account') } }] };
+        return { tools: [{ name: 'browser_click', input: { ref: refOf(last!.output, 'button', 'Create account') } }] };
       default:
-        return { text: `Done: ${last!.output.url}` };
+        return { text: `Done: ${/^page "[^"]*" (\S+)/m.exec(last!.output)?.[1]}` };
     }
   });
 
@@ -56,7 +56,7 @@ it('a Mastra Agent signs up through the tools: the env.server receives the form 
   });
   expect(result.text).toBe(`Done: ${env.server.url('/submit')}`);
 
-  // What the model received are the structured results, not stack traces or strings.
+  // What the model read: plain text (no JSON escaping), each result saying what it did.
   const final = seenByModel.at(-1)!;
   expect(final.map((r) => r.toolName)).toEqual([
     'browser_navigate',
@@ -67,10 +67,14 @@ it('a Mastra Agent signs up through the tools: the env.server receives the form 
     'browser_snapshot',
     'browser_click',
   ]);
-  expect(final[0]!.output).toMatchObject({ ok: true, status: 200, title: 'Create your account' });
-  expect(final[3]!.output).toMatchObject({ ok: true, fieldValue: '••••••' });
-  expect(final[5]!.output.snapshot).toMatch(/checkbox "I accept the terms" checked/);
-  expect(final[6]!.output).toMatchObject({ ok: true, navigated: true, url: env.server.url('/submit') });
+  expect(final.every((r) => typeof r.output === 'string' && !r.isError)).toBe(true);
+  expect(final[0]!.output).toMatch(/^status: 200$/m);
+  expect(final[0]!.output).toMatch(/^page "Create your account" http/m);
+  expect(final[0]!.output).not.toContain('\\"');
+  expect(final[3]!.output).toMatch(/^fieldValue: ••••••$/m);
+  expect(final[5]!.output).toMatch(/checkbox "I accept the terms" checked/);
+  expect(final[6]!.output).toMatch(/^navigated: true$/m);
+  expect(final[6]!.output).toContain(env.server.url('/submit'));
   expect(JSON.stringify(final)).not.toContain('correct horse');
 });
 
@@ -79,10 +83,13 @@ it('a tool error reaches the model as a structured result and the agent recovers
     const last = results.at(-1);
     if (turn === 0) return { tools: [{ name: 'browser_navigate', input: { url: 'javascript:alert(1)' } }] };
     if (turn === 1) {
-      expect(last!.output).toMatchObject({ ok: false, error: { code: 'invalid_input', retryable: false } });
+      // An error reaches the model as an error result, with its code, hint and whether a retry can help.
+      expect(last!.isError).toBe(true);
+      expect(last!.output).toMatch(/^error invalid_input \(not retryable\): Navigation to javascript: URLs is not allowed/);
+      expect(last!.output).toMatch(/^hint: /m);
       return { tools: [{ name: 'browser_navigate', input: { url: env.server.url('/fixtures/list.html') } }] };
     }
-    return { text: last!.output.ok ? 'recovered' : 'failed' };
+    return { text: last!.isError ? 'failed' : 'recovered' };
   });
   const agent = new Agent({ id: 'web2', name: 'web2', instructions: 'Browse.', model, tools: env.browser.tools });
   const result = await agent.generate('Open the list.', { maxSteps: 5 });
@@ -100,7 +107,7 @@ it('a multi-step task with select, check, a prompt dialog and tabs runs through 
       case 1:
         return { tools: [{ name: 'browser_snapshot', input: { scope: 'page' } }] };
       case 2: {
-        const snap: string = last.snapshot;
+        const snap: string = last;
         return {
           tools: [
             { name: 'browser_select', input: { ref: refOf(snap, 'combobox', 'Size'), labels: ['Large'] } },
@@ -117,7 +124,7 @@ it('a multi-step task with select, check, a prompt dialog and tabs runs through 
       case 5:
         return { tools: [{ name: 'browser_tabs', input: { action: 'switch', index: 0 } }] };
       default:
-        return { text: last.snapshot.includes('Name: Big order') ? 'renamed' : 'not renamed' };
+        return { text: last.includes('Name: Big order') ? 'renamed' : 'not renamed' };
     }
   });
   const agent = new Agent({ id: 'web3', name: 'web3', instructions: 'Browse.', model, tools: env.browser.tools });
@@ -125,11 +132,35 @@ it('a multi-step task with select, check, a prompt dialog and tabs runs through 
 
   const results = seen.at(-1)!;
   const byTool = (name: string) => results.filter((r) => r.toolName === name).map((r) => r.output);
-  expect(byTool('browser_select')[0]).toMatchObject({ ok: true, selected: ['Large'] });
-  expect(byTool('browser_check')[0]).toMatchObject({ ok: true, checked: true });
-  expect(byTool('browser_click')[0].dialogs).toEqual([{ type: 'prompt', message: 'New name?', handled: 'pending', defaultValue: 'Untitled' }]);
-  expect(byTool('browser_dialog')[0]).toMatchObject({ ok: true, dialog: { handled: 'accepted' } });
-  expect(byTool('browser_tabs')[0].tabs.map((t: any) => t.title)).toEqual(['Widgets', 'Page B']);
-  expect(byTool('browser_tabs')[1].snapshot).toContain('combobox "Size" value="Large"');
+  expect(results.every((r) => !r.isError)).toBe(true);
+  expect(byTool('browser_select')[0]).toMatch(/^selected:\n- Large$/m);
+  expect(byTool('browser_check')[0]).toMatch(/^checked: true$/m);
+  expect(byTool('browser_click')[0]).toMatch(/^dialogs:\n- type: prompt, message: New name\?, handled: pending, defaultValue: Untitled$/m);
+  expect(byTool('browser_dialog')[0]).toMatch(/handled.*accepted/);
+  expect(byTool('browser_tabs')[0]).toMatch(/^- index: 0, url: \S+widgets.html, title: Widgets, active: false\n- index: 1, url: \S+page-b.html, title: Page B, active: true$/m);
+  expect(byTool('browser_tabs')[1]).toContain('combobox "Size" value="Large"');
   expect(result.text).toBe('renamed');
+});
+
+it('bad arguments from the model come back through the agent loop as our invalid_input error, not Mastra\'s', async () => {
+  const seen: ToolResultSeen[][] = [];
+  const model = scriptedModel((results, turn) => {
+    seen.push(results);
+    if (turn > 0) return { text: 'done' };
+    return {
+      tools: [
+        { name: 'browser_click', input: {} },
+        { name: 'browser_scroll', input: { direction: 'sideways' } },
+      ],
+    };
+  });
+  const agent = new Agent({ id: 'web4', name: 'web4', instructions: 'Browse.', model, tools: env.browser.tools });
+  await agent.generate('Click something.', { maxSteps: 3 });
+  const results = seen.at(-1)!;
+  expect(results.map((r) => r.toolName)).toEqual(['browser_click', 'browser_scroll']);
+  for (const result of results) {
+    expect(result.isError).toBe(true);
+    expect(result.output).toMatch(/^error invalid_input \(not retryable\): /);
+    expect(result.output).toMatch(/^hint: Fix the arguments/m);
+  }
 });

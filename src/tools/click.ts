@@ -28,7 +28,7 @@ export const clickTool = defineBrowserTool({
     const { label } = target;
     await ensureVisible(target.locator, label);
     await ensureEnabled(target.locator, label);
-    await ensureNotBlocked(target.locator, label, call.config.timeout);
+    await ensureNotBlocked(target.locator, label, call.deadline.forStep());
     // A link that targets another window opens a tab; wait for it even on a slow machine.
     const opensTab = await target.locator
       .evaluate((el) => {
@@ -36,7 +36,7 @@ export const clickTool = defineBrowserTool({
         return !!link && !!link.target && !['_self', '_top', '_parent'].includes(link.target.toLowerCase());
       })
       .catch(() => false);
-    const effects = await observeAction(call, () => target.locator.click({ button, clickCount, modifiers, timeout: call.config.timeout }), {
+    const effects = await observeAction(call, () => target.locator.click({ button, clickCount, modifiers, timeout: call.deadline.forStep() }), {
       checkValidation: true,
       expectPopup: opensTab && !modifiers?.length && (button ?? 'left') === 'left',
     });

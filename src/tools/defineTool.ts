@@ -1,6 +1,7 @@
 /**
  * The one helper every tool is made with: a Mastra tool whose result is either
- * `{ ok: true, ...data }` or `{ ok: false, error }`, and which never throws at the agent.
+ * `{ ok: true, ...data }` or `{ ok: false, error }`, which never throws at the agent, runs in the session of
+ * the conversation that called it, and ends by its deadline whatever the page does.
  */
 import { createTool } from '@mastra/core/tools';
 import type { Page } from 'playwright-core';
@@ -8,20 +9,24 @@ import { z } from 'zod';
 import type { ResolvedConfig } from '../config.js';
 import { BrowserToolError, ERROR_CODES, toBrowserToolError } from '../errors.js';
 import type { RefManager } from '../refs.js';
-import type { BrowserSession } from '../session.js';
+import type { Deadline } from '../session/deadline.js';
+import type { SessionRegistry } from '../session/registry.js';
+import type { BrowserSession } from '../session/session.js';
+import { toModelText, type ResultLike } from './modelText.js';
 
 export interface ToolContext {
+  registry: SessionRegistry;
+  config: ResolvedConfig;
+}
+
+/** What a handler gets: its session and active tab, the call's deadline, and a list for notices the model should read. */
+export interface CallContext {
   session: BrowserSession;
   refs: RefManager;
   config: ResolvedConfig;
-  /** Runs browser work one call at a time: the browser is shared state. */
-  exclusive: <T>(work: () => Promise<T>) => Promise<T>;
-}
-
-/** What a handler gets: the active tab, and a list to add notices the model should read. */
-export interface CallContext extends ToolContext {
   page: Page;
   notices: string[];
+  deadline: Deadline;
 }
 
 export const errorSchema = z.object({
@@ -45,8 +50,35 @@ export interface BrowserToolDefinition<I extends z.ZodTypeAny, O extends z.ZodRa
   handle: (input: z.infer<I>, call: CallContext) => Promise<z.infer<z.ZodObject<O>>>;
   /** Run even while a dialog blocks the page (only browser_dialog and browser_tabs need this). */
   runsWhileDialogOpen?: boolean;
-  /** Shapes what the model receives, e.g. an image instead of JSON. */
+  /**
+   * How long the call may take, in ms: `action` (default) is the element timeout, `page` the navigation
+   * timeout (loading, reading or picturing a whole page). A click that starts a navigation gets more on the way.
+   */
+  budget?: 'action' | 'page' | ((input: z.infer<I>, config: ResolvedConfig) => number);
+  /** Shapes what the model receives, e.g. an image; by default the result as plain text (modelText.ts). */
   toModelOutput?: (output: ToolResult<z.infer<z.ZodObject<O>>>) => unknown;
+}
+
+/** A RequestContext entry that names the session outright, e.g. one per workflow run: `requestContext.set('browserSession', runId)`. */
+export const SESSION_CONTEXT_KEY = 'browserSession';
+
+/**
+ * The session a call belongs to: one named in the RequestContext, else Mastra's thread, else its resource,
+ * else the MCP connection; a call with none of them (a workflow, a script, a test) uses the default session.
+ */
+export function sessionKey(context: unknown, config: ResolvedConfig): string {
+  if (config.scope === 'shared') return 'default';
+  const c = (context ?? {}) as {
+    requestContext?: { get?: (key: string) => unknown };
+    agent?: { threadId?: string; resourceId?: string };
+    mcp?: { extra?: { sessionId?: string } };
+  };
+  const named = c.requestContext?.get?.(SESSION_CONTEXT_KEY);
+  if (typeof named === 'string' && named) return `named:${named}`;
+  if (c.agent?.threadId) return `thread:${c.agent.threadId}`;
+  if (c.agent?.resourceId) return `resource:${c.agent.resourceId}`;
+  if (c.mcp?.extra?.sessionId) return `mcp:${c.mcp.extra.sessionId}`;
+  return 'default';
 }
 
 export function defineBrowserTool<I extends z.ZodTypeAny, O extends z.ZodRawShape>(definition: BrowserToolDefinition<I, O>) {
@@ -60,8 +92,12 @@ export function defineBrowserTool<I extends z.ZodTypeAny, O extends z.ZodRawShap
       description: definition.description,
       inputSchema: definition.input,
       outputSchema,
-      ...(definition.toModelOutput ? { toModelOutput: definition.toModelOutput as (output: unknown) => unknown } : {}),
-      execute: async (input: z.infer<I>) => runTool(definition, context, input) as Promise<z.infer<typeof outputSchema>>,
+      // In an Agent loop Mastra validates the arguments itself and hands its error object here, not to execute.
+      toModelOutput: ((output: unknown) => {
+        const result = (isMastraValidationError(output) ? fromValidationError(output) : output) as ToolResult<z.infer<z.ZodObject<O>>>;
+        return definition.toModelOutput ? definition.toModelOutput(result) : toModelText(result as ResultLike);
+      }) as (output: unknown) => unknown,
+      execute: async (input: z.infer<I>, mastraContext: unknown) => runTool(definition, context, input, mastraContext) as Promise<z.infer<typeof outputSchema>>,
     });
     // Mastra checks arguments against the schema before our code runs and answers with its own error shape;
     // give the model the same `invalid_input` result as every other bad argument.
@@ -105,22 +141,39 @@ function rejectHugeStrings(value: unknown, path = 'input'): void {
   else if (value && typeof value === 'object') for (const [key, item] of Object.entries(value)) rejectHugeStrings(item, key);
 }
 
+function blockedNotice(urls: string[]): string {
+  const hosts = [...new Set(urls.map((url) => url.replace(/^[a-z]+:\/\/([^/]+).*$/i, '$1')))];
+  return `The domain allowlist blocked ${urls.length} request${urls.length === 1 ? '' : 's'} of this page (to ${hosts.slice(0, 3).join(', ')}${hosts.length > 3 ? ', …' : ''}); parts of the page that needed them may be missing.`;
+}
+
+function budgetOf<I extends z.ZodTypeAny>(definition: BrowserToolDefinition<I, z.ZodRawShape>, input: z.infer<I>, config: ResolvedConfig): number {
+  const { budget } = definition;
+  if (typeof budget === 'function') return budget(input, config);
+  return budget === 'page' ? config.navigationTimeout : config.timeout;
+}
+
 async function runTool<I extends z.ZodTypeAny, O extends z.ZodRawShape>(
   definition: BrowserToolDefinition<I, O>,
   context: ToolContext,
   input: z.infer<I>,
+  mastraContext: unknown,
 ): Promise<ToolResult<z.infer<z.ZodObject<O>>>> {
   const notices: string[] = [];
   try {
     rejectHugeStrings(input);
-    return await context.exclusive(async () => {
-      const active = await context.session.activePage();
+    const { session, notices: sessionNotices } = context.registry.get(sessionKey(mastraContext, context.config));
+    notices.push(...sessionNotices);
+    const what = definition.id.replace(/^browser_/, '');
+    return await session.run(budgetOf(definition, input, context.config), what, async (deadline, active) => {
       notices.push(...active.notices);
-      const pending = context.session.eventsOf(active.page).pendingDialog;
+      const pending = session.eventsOf(active.page).pendingDialog;
       if (pending && !definition.runsWhileDialogOpen) {
         throw new BrowserToolError('dialog_open', `A ${pending.type} dialog is open: ${JSON.stringify(pending.message)}. The page is frozen until it is answered.`);
       }
-      const data = await definition.handle(input, { ...context, page: active.page, notices });
+      const call: CallContext = { session, refs: session.refs, config: context.config, page: active.page, notices, deadline };
+      const data = await definition.handle(input, call);
+      const blocked = session.eventsOf(active.page).takeBlocked();
+      if (blocked.length) notices.push(blockedNotice(blocked));
       return { ok: true as const, ...data, ...(notices.length ? { notices } : {}) };
     });
   } catch (error) {

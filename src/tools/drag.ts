@@ -17,7 +17,7 @@ export const dragTool = defineBrowserTool({
     const target = await resolveTarget(call, to, 'drop on');
     await ensureVisible(source.locator, source.label);
     await ensureVisible(target.locator, target.label);
-    const effects = await observeAction(call, () => source.locator.dragTo(target.locator, { timeout: call.config.timeout }));
+    const effects = await observeAction(call, () => source.locator.dragTo(target.locator, { timeout: call.deadline.forStep() }));
     return { dragged: `${source.label} onto ${target.label}`, ...effects };
   },
 });

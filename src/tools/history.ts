@@ -7,9 +7,11 @@ export const historyTool = defineBrowserTool({
   description: 'Go back or forward in the tab history, or reload the page. Returns the page you land on (URL and snapshot).',
   input: z.object({ action: z.enum(['back', 'forward', 'reload']) }),
   output: { moved: z.boolean().describe('False when there was no page to go back or forward to.'), ...effectsShape },
+  budget: 'page',
   async handle({ action }, call) {
-    const { page, config } = call;
-    const options = { waitUntil: 'load' as const, timeout: config.navigationTimeout };
+    const { page, deadline } = call;
+    // The load policy (observeAction) decides when the page is usable; here only the move itself is waited for.
+    const options = { waitUntil: 'commit' as const, timeout: deadline.forStep() };
     let moved = true;
     const urlBefore = page.url();
     const effects = await observeAction(call, async () => {

@@ -12,7 +12,7 @@ export const hoverTool = defineBrowserTool({
   async handle({ ref }, call) {
     const target = await resolveTarget(call, ref, 'hover');
     await ensureVisible(target.locator, target.label);
-    const effects = await observeAction(call, () => target.locator.hover({ timeout: call.config.timeout }));
+    const effects = await observeAction(call, () => target.locator.hover({ timeout: call.deadline.forStep() }));
     return { hovered: target.label, ...effects };
   },
 });

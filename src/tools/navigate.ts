@@ -2,8 +2,11 @@ import { z } from 'zod';
 import type { ResolvedConfig } from '../config.js';
 import type { Page } from 'playwright-core';
 import { BrowserToolError, toBrowserToolError } from '../errors.js';
+import { isAllowedHost } from '../session/allowlist.js';
+import type { Deadline } from '../session/deadline.js';
+import { loadPage, type Loaded } from '../session/loading.js';
 import { defineBrowserTool } from './defineTool.js';
-import { effectsShape } from './observe.js';
+import { effectsShape, loadingSchema } from './observe.js';
 
 const LOCAL_HOST = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\]|0\.0\.0\.0)(:\d+)?(\/|$)/i;
 const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
@@ -43,22 +46,15 @@ export function normalizeUrl(raw: string, config: Pick<ResolvedConfig, 'allowedS
   return url.href;
 }
 
-export function isAllowedHost(hostname: string, allowed: string[]): boolean {
-  const host = hostname.toLowerCase();
-  return allowed.some((pattern) =>
-    pattern.startsWith('*.') ? host === pattern.slice(2) || host.endsWith(pattern.slice(1)) : host === pattern,
-  );
-}
-
 /**
  * Chromium shows its own error page after a failed navigation, and loads it after `goto` has already
  * failed. Let it settle, then go back so the model finds the page it was on.
  */
-async function restoreAfterFailedNavigation(page: Page, previousUrl: string, error: unknown): Promise<BrowserToolError> {
+async function restoreAfterFailedNavigation(page: Page, previousUrl: string, error: unknown, deadline: Deadline): Promise<BrowserToolError> {
   const mapped = toBrowserToolError(error, 'navigate');
-  await page.waitForURL((url) => url.protocol === 'chrome-error:', { waitUntil: 'load', timeout: 2_000 }).catch(() => {});
+  await page.waitForURL((url) => url.protocol === 'chrome-error:', { waitUntil: 'load', timeout: Math.min(2_000, deadline.forStep()) }).catch(() => {});
   if (page.url().startsWith('chrome-error:') && previousUrl && previousUrl !== 'about:blank') {
-    await page.goBack({ waitUntil: 'domcontentloaded', timeout: 5_000 }).catch(() => {});
+    await page.goBack({ waitUntil: 'commit', timeout: Math.min(5_000, deadline.forStep()) }).catch(() => {});
   }
   const back = page.url() === previousUrl;
   return new BrowserToolError(mapped.code, mapped.message, {
@@ -69,57 +65,67 @@ async function restoreAfterFailedNavigation(page: Page, previousUrl: string, err
   });
 }
 
+/** A navigation the allowlist stopped part-way (a redirect, a frame): say where it tried to go. */
+function blockedNavigation(url: string, blocked: string[], config: Pick<ResolvedConfig, 'allowedDomains'>): BrowserToolError {
+  return new BrowserToolError('navigation_failed', `${url} led to ${blocked[0]}, which is not in the allowed domains (${config.allowedDomains?.join(', ')}); the request was blocked.`, {
+    hint: 'Only the allowed domains can be opened, including through redirects. Choose a page on one of them.',
+  });
+}
+
 export const navigateTool = defineBrowserTool({
   id: 'browser_navigate',
   description:
-    'Open a URL in the current tab. Returns the final URL, title, HTTP status and a snapshot of the page, whose refs (e12) the other tools act on.',
+    'Open a URL in the current tab. Returns the final URL, title, HTTP status and a snapshot of the page, whose refs (e12) the other tools act on. It returns as soon as the page is usable; requests still loading are listed.',
   input: z.object({
     url: z.string().describe('The address to open, e.g. https://example.com/login.'),
     waitUntil: z
       .enum(['load', 'domcontentloaded', 'networkidle', 'commit'])
       .optional()
-      .describe('Default "load"; "domcontentloaded" for slow pages.'),
+      .describe('Wait strictly for this event instead (rarely needed).'),
   }),
   output: {
     url: z.string().describe('The final URL after redirects.'),
     title: z.string(),
     status: z.number().nullable().describe('HTTP status of the main document; null for about:blank and same-document navigations.'),
     snapshot: z.string().describe('The page as text; act on it by ref. Empty while a dialog blocks the page.'),
+    loading: loadingSchema,
     dialogs: effectsShape.dialogs,
   },
-  async handle({ url, waitUntil }, { page, refs, config, session }) {
+  budget: 'page',
+  async handle({ url, waitUntil }, { page, refs, config, session, deadline }) {
     const target = normalizeUrl(url, config);
     const previousUrl = page.url();
     const events = session.eventsOf(page);
-    let response;
+    let loaded: Loaded;
     try {
       // A page that opens confirm() while loading cannot finish loading until it is answered.
-      const outcome = await events.unlessDialogOpens(page.goto(target, { waitUntil: waitUntil ?? 'load', timeout: config.navigationTimeout }));
+      const outcome = await events.unlessDialogOpens(loadPage(page, target, events, deadline, config, waitUntil));
       if (outcome.dialog) return { url: page.url(), title: '', status: null, snapshot: '', dialogs: events.takeDialogs() };
-      response = outcome.value;
+      loaded = outcome.value;
     } catch (error) {
+      const blocked = events.takeBlocked();
+      if (blocked.length) throw blockedNavigation(target, blocked, config);
       const message = error instanceof Error ? error.message : String(error);
-      if (/net::ERR_/.test(message)) throw await restoreAfterFailedNavigation(page, previousUrl, error);
-      if (/Timeout \d+ms exceeded/.test(message) && page.url() !== 'about:blank') {
-        // The page is there but never finished loading: show what loaded so far.
-        const partial = await refs.snapshot(page).catch(() => undefined);
-        throw new BrowserToolError('timeout', `The page ${page.url()} did not finish loading within ${config.navigationTimeout} ms.`, {
-          hint: 'The part that loaded is in the snapshot: act on it, or call browser_navigate again with waitUntil "domcontentloaded".',
-          snapshot: partial?.formatted.text,
-        });
-      }
+      if (/net::ERR_/.test(message)) throw await restoreAfterFailedNavigation(page, previousUrl, error, deadline);
       throw error;
     }
-    const status = response?.status() ?? null;
+    const status = loaded.response?.status() ?? null;
     const { capture, formatted } = await refs.snapshot(page);
     if (status !== null && status >= 400) {
-      throw new BrowserToolError('navigation_failed', `${capture.url} answered HTTP ${status}${response?.statusText() ? ` ${response.statusText()}` : ''}.`, {
+      throw new BrowserToolError('navigation_failed', `${capture.url} answered HTTP ${status}${loaded.response?.statusText() ? ` ${loaded.response.statusText()}` : ''}.`, {
         hint: 'The server returned an error page (shown in the snapshot). Check the URL, or go back and try another way.',
         retryable: status >= 500,
         snapshot: formatted.text,
       });
     }
     const dialogs = events.takeDialogs();
-    return { url: capture.url, title: capture.title, status, snapshot: formatted.text, ...(dialogs.length ? { dialogs } : {}) };
+    return {
+      url: capture.url,
+      title: capture.title,
+      status,
+      snapshot: formatted.text,
+      ...(loaded.loading ? { loading: loaded.loading } : {}),
+      ...(dialogs.length ? { dialogs } : {}),
+    };
   },
 });

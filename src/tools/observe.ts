@@ -3,11 +3,18 @@
  * diff of the page. Wrapped around every action so each result says what happened without the model
  * asking for a snapshot.
  */
-import type { Page, Request } from 'playwright-core';
+import type { Frame, Page, Request } from 'playwright-core';
 import { z } from 'zod';
+import { sleep } from '../session/deadline.js';
+import { settle } from '../session/loading.js';
 import { currentDocumentId, type Capture } from '../snapshot/capture.js';
 import { diffCaptures } from '../snapshot/diff.js';
 import type { CallContext } from './defineTool.js';
+
+export const loadingSchema = z
+  .string()
+  .optional()
+  .describe('Requests still in flight when the snapshot was taken: the page may still change as they arrive.');
 
 export const effectsShape = {
   url: z.string().describe('The URL of the active tab after the action.'),
@@ -17,6 +24,7 @@ export const effectsShape = {
     .optional()
     .describe('How the page changed: "+" appeared, "~" changed (new state shown), "-" disappeared. Refs of unchanged elements stay valid.'),
   snapshot: z.string().optional().describe('The new page, when the action loaded one or switched to a new tab.'),
+  loading: loadingSchema,
   newTab: z
     .object({ url: z.string(), title: z.string() })
     .optional()
@@ -45,8 +53,6 @@ export const effectsShape = {
 type EffectsSchema = z.ZodObject<typeof effectsShape>;
 export type Effects = z.infer<EffectsSchema>;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * Watches the main frame for a navigation during an action. Listeners are attached before the
  * action runs so that a fast page cannot finish loading before we look.
@@ -55,39 +61,39 @@ function watchNavigation(page: Page) {
   let request: Request | undefined;
   let settled = false;
   let wake: () => void = () => {};
-  const settle = () => {
+  const done = () => {
     settled = true;
     wake();
   };
   const onRequest = (r: Request) => {
     if (!request && r.isNavigationRequest() && r.frame() === page.mainFrame()) request = r;
   };
-  const onDomContentLoaded = () => {
-    if (request) settle();
+  // The new document committed: from here the load policy decides when the page is usable.
+  const onNavigated = (frame: Frame) => {
+    if (request && frame === page.mainFrame()) done();
   };
   const onFailed = (r: Request) => {
-    if (r === request) settle();
+    if (r === request) done();
   };
   // A 204 response or a download never commits a new document.
   const onFinished = (r: Request) => {
-    if (r === request) setTimeout(settle, 500);
+    if (r === request) setTimeout(done, 500);
   };
   page.on('request', onRequest);
-  page.on('domcontentloaded', onDomContentLoaded);
+  page.on('framenavigated', onNavigated);
   page.on('requestfailed', onFailed);
   page.on('requestfinished', onFinished);
-  page.on('close', settle);
+  page.on('close', done);
   return {
     started: () => request !== undefined,
     /** Resolves when the navigation committed a document, failed, or `timeout` passed. */
-    settled: (timeout: number) =>
-      settled ? Promise.resolve() : Promise.race([new Promise<void>((resolve) => (wake = resolve)), sleep(timeout)]),
+    committed: (timeout: number) => (settled ? Promise.resolve() : Promise.race([new Promise<void>((resolve) => (wake = resolve)), sleep(timeout)])),
     stop: () => {
       page.off('request', onRequest);
-      page.off('domcontentloaded', onDomContentLoaded);
+      page.off('framenavigated', onNavigated);
       page.off('requestfailed', onFailed);
       page.off('requestfinished', onFinished);
-      page.off('close', settle);
+      page.off('close', done);
     },
   };
 }
@@ -113,21 +119,25 @@ export interface ObserveOptions {
 }
 
 export async function observeAction(call: CallContext, action: () => Promise<unknown>, options: ObserveOptions = {}): Promise<Effects> {
-  const { page, session, config, refs } = call;
+  const { page, session, config, refs, deadline } = call;
   const events = session.eventsOf(page);
   const pagesBefore = new Set(session.pages());
   const documentBefore = await currentDocumentId(page);
   const before: Capture | undefined = refs.lastCapture(page, documentBefore) ?? (await refs.snapshot(page).catch(() => undefined))?.capture;
 
   session.takePopups(); // anything opened earlier is reported by the tool call's notices, not as this action's tab
-  const popup = options.expectPopup ? page.waitForEvent('popup', { timeout: config.navigationTimeout }).catch(() => undefined) : undefined;
+  const popup = options.expectPopup ? page.waitForEvent('popup', { timeout: deadline.forStep() }).catch(() => undefined) : undefined;
   const navigation = watchNavigation(page);
   try {
     const outcome = await events.unlessDialogOpens(action());
     if (outcome.dialog) return { url: page.url(), navigated: false, dialogs: events.takeDialogs() };
     // Clicks and Enter start navigations asynchronously; give them a moment to begin.
     await sleep(80);
-    if (navigation.started()) await navigation.settled(config.navigationTimeout);
+    if (navigation.started()) {
+      // The action led to a new page: it gets the time a navigation gets.
+      deadline.extend(config.navigationTimeout);
+      await navigation.committed(deadline.forStep());
+    }
     if (popup) await popup;
   } finally {
     navigation.stop();
@@ -141,15 +151,21 @@ export async function observeAction(call: CallContext, action: () => Promise<unk
 
   const opened = session.takePopups()[0] ?? session.pages().find((p) => !pagesBefore.has(p));
   if (opened) {
-    await opened.waitForLoadState('domcontentloaded', { timeout: config.navigationTimeout }).catch(() => {});
+    const settled = await settle(opened, session.eventsOf(opened), deadline, config.settle);
     effects.newTab = { url: opened.url(), title: await opened.title().catch(() => '') };
     effects.snapshot = (await refs.snapshot(opened)).formatted.text;
+    if (settled.loading) effects.loading = settled.loading;
     return effects;
   }
   if (page.isClosed()) return effects;
 
   const documentAfter = await currentDocumentId(page);
   effects.navigated = documentBefore !== undefined && documentAfter !== documentBefore;
+  if (effects.navigated) {
+    const settled = await settle(page, events, deadline, config.settle);
+    if (settled.loading) effects.loading = settled.loading;
+    effects.url = page.url();
+  }
   const after = await refs.snapshot(page);
   if (effects.navigated || !before) {
     effects.snapshot = after.formatted.text;

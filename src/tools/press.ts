@@ -14,7 +14,7 @@ export const pressTool = defineBrowserTool({
   }),
   output: { pressed: z.string(), ...effectsShape },
   async handle({ key, ref }, call) {
-    const timeout = call.config.timeout;
+    const timeout = call.deadline.forStep();
     const target = ref === undefined ? undefined : await resolveTarget(call, ref, 'press on');
     try {
       const effects = await observeAction(call, () => (target ? target.locator.press(key, { timeout }) : call.page.keyboard.press(key)), {

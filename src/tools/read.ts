@@ -56,6 +56,7 @@ export const readTool = defineBrowserTool({
     pages: z.number().describe('How many pages the content has at this maxTokens.'),
     tokens: z.number(),
   },
+  budget: 'page',
   async handle({ ref, maxTokens, page: pageNumber }, call) {
     const { page } = call;
     let title = await page.title();

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { BrowserToolError } from '../errors.js';
 import { INTERACTIVE_ROLES, type AriaNode } from '../snapshot/capture.js';
 import { defineBrowserTool } from './defineTool.js';
+import { toModelText } from './modelText.js';
 import { refSchema, resolveTarget } from './shared.js';
 
 /** Taller full-page shots are cut here: beyond it a model sees little but pays for every pixel. */
@@ -45,7 +46,7 @@ export const screenshotTool = defineBrowserTool({
     image: z.string().describe('The picture, base64-encoded JPEG.'),
   },
   toModelOutput(output) {
-    if (!output.ok) return { type: 'json', value: output };
+    if (!output.ok) return toModelText(output);
     return {
       type: 'content',
       value: [
@@ -54,6 +55,7 @@ export const screenshotTool = defineBrowserTool({
       ],
     };
   },
+  budget: 'page',
   async handle({ ref, fullPage, labels }, call) {
     const { page } = call;
     if (ref !== undefined && fullPage) throw new BrowserToolError('invalid_input', 'Give either ref or fullPage, not both.');
@@ -89,7 +91,7 @@ export const screenshotTool = defineBrowserTool({
       if (ref !== undefined) {
         const target = await resolveTarget(call, ref, 'screenshot');
         const box = await target.locator.boundingBox();
-        image = await target.locator.screenshot({ type: 'jpeg', quality: 70, timeout: call.config.timeout });
+        image = await target.locator.screenshot({ type: 'jpeg', quality: 70, timeout: call.deadline.forStep() });
         width = Math.round(box?.width ?? 0);
         height = Math.round(box?.height ?? 0);
       } else if (fullPage) {

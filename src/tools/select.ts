@@ -26,7 +26,7 @@ export const selectTool = defineBrowserTool({
     const target = await resolveTarget(call, ref, 'select in');
     const { locator } = target;
     await ensureVisible(locator, target.label);
-    const timeout = call.config.timeout;
+    const timeout = call.deadline.forStep();
     const native = await locator.evaluate((el) => el instanceof HTMLSelectElement);
 
     const effects = await observeAction(call, async () => {

@@ -21,6 +21,7 @@ export const snapshotTool = defineBrowserTool({
     tokens: z.number().describe('Size of the snapshot text in tokens.'),
     refs: z.number().describe('Number of elements with a ref in the text.'),
   },
+  budget: 'page',
   async handle({ scope, ref, find, maxTokens }, { page, refs, config }) {
     const subtree = ref === undefined ? undefined : normalizeRef(ref);
     const { formatted } = await refs.snapshot(page, {

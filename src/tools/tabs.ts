@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { BrowserToolError } from '../errors.js';
 import { normalizeUrl } from './navigate.js';
+import { loadPage } from '../session/loading.js';
 import { defineBrowserTool } from './defineTool.js';
+import { loadingSchema } from './observe.js';
 
 export const tabsTool = defineBrowserTool({
   id: 'browser_tabs',
@@ -15,15 +17,18 @@ export const tabsTool = defineBrowserTool({
   output: {
     tabs: z.array(z.object({ index: z.number(), url: z.string(), title: z.string(), active: z.boolean() })),
     snapshot: z.string().optional().describe('The active tab, after "new" with a URL or "switch".'),
+    loading: loadingSchema,
   },
   runsWhileDialogOpen: true,
-  async handle({ action, index, url }, { session, refs, config }) {
+  budget: 'page',
+  async handle({ action, index, url }, { session, refs, config, deadline }) {
     let snapshot: string | undefined;
+    let loading: string | undefined;
     if (action === 'new') {
       const target = url === undefined ? undefined : normalizeUrl(url, config);
       const page = await session.newTab();
       if (target) {
-        await page.goto(target, { timeout: config.navigationTimeout });
+        loading = (await loadPage(page, target, session.eventsOf(page), deadline, config)).loading;
         snapshot = (await refs.snapshot(page)).formatted.text;
       }
     } else if (action === 'switch') {
@@ -33,6 +38,6 @@ export const tabsTool = defineBrowserTool({
     } else if (action === 'close') {
       await session.closeTab(index);
     }
-    return { tabs: await session.tabs(), ...(snapshot ? { snapshot } : {}) };
+    return { tabs: await session.tabs(), ...(snapshot ? { snapshot } : {}), ...(loading ? { loading } : {}) };
   },
 });

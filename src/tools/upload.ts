@@ -38,7 +38,7 @@ export const uploadTool = defineBrowserTool({
     const files = paths.map((p) => resolveInside(root, p));
     const target = await resolveTarget(call, ref, 'upload to');
     const isFileInput = await target.locator.evaluate((el) => el instanceof HTMLInputElement && el.type === 'file');
-    const timeout = call.config.timeout;
+    const timeout = call.deadline.forStep();
     const effects = await observeAction(call, async () => {
       if (isFileInput) {
         await target.locator.setInputFiles(files, { timeout });

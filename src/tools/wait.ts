@@ -4,6 +4,12 @@ import { defineBrowserTool } from './defineTool.js';
 import { refSchema, resolveTarget } from './shared.js';
 
 const MAX_WAIT_MS = 60_000;
+/** `seconds: 0` means "is it there now?": one look, not Playwright's "no timeout". */
+const MIN_WAIT_MS = 100;
+
+function waitMs(seconds: number | undefined): number {
+  return Math.min(MAX_WAIT_MS, Math.max(MIN_WAIT_MS, (seconds ?? 10) * 1000));
+}
 
 export const waitTool = defineBrowserTool({
   id: 'browser_wait',
@@ -20,12 +26,14 @@ export const waitTool = defineBrowserTool({
     seen: z.string().describe('What happened.'),
     snapshot: z.string(),
   },
+  // The wait itself, and a moment for the snapshot after it.
+  budget: ({ seconds }) => waitMs(seconds) + 500,
   async handle({ text, textGone, ref, state, seconds }, call) {
     const { page } = call;
     const conditions = [text, textGone, ref].filter((x) => x !== undefined).length;
     if (conditions > 1) throw new BrowserToolError('invalid_input', 'Give one condition: text, textGone or ref.');
     if (conditions === 0 && seconds === undefined) throw new BrowserToolError('invalid_input', 'Give a condition (text, textGone or ref) or a number of seconds.');
-    const timeout = Math.min(MAX_WAIT_MS, (seconds ?? 10) * 1000);
+    const timeout = waitMs(seconds);
     let seen: string;
     try {
       if (text !== undefined) {

@@ -7,7 +7,10 @@ import { MockLanguageModelV3 } from 'ai/test';
 
 export interface ToolResultSeen {
   toolName: string;
+  /** What the model reads: the text of a text result, the value of a JSON one. */
   output: any;
+  /** The result reached the model marked as an error (error-text or error-json). */
+  isError: boolean;
 }
 
 export type Decision = { tools: Array<{ name: string; input: Record<string, unknown> }> } | { text: string };
@@ -18,8 +21,9 @@ function toolResults(prompt: any[]): ToolResultSeen[] {
     if (message.role !== 'tool') continue;
     for (const part of message.content) {
       if (part.type !== 'tool-result') continue;
-      const output = part.output?.type === 'json' ? part.output.value : part.output?.type === 'text' ? part.output.value : part.output;
-      seen.push({ toolName: part.toolName, output });
+      const type: string | undefined = part.output?.type;
+      const output = type && ['json', 'text', 'error-text', 'error-json'].includes(type) ? part.output.value : part.output;
+      seen.push({ toolName: part.toolName, output, isError: !!type?.startsWith('error-') });
     }
   }
   return seen;

@@ -1,10 +1,11 @@
 /**
- * What a tab did on its own between and during actions: dialogs it opened and files it downloaded.
- * One `PageEvents` per tab, created by the session when it first sees the tab.
+ * What a tab did on its own between and during actions: dialogs it opened, files it downloaded, requests it
+ * has in flight (for the load policy) and requests the allowlist refused. One `PageEvents` per tab, created
+ * by the session when it first sees the tab.
  */
 import { mkdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { Dialog, Download, Page } from 'playwright-core';
+import type { Dialog, Download, Page, Request } from 'playwright-core';
 
 export type DialogPolicy = 'ask' | 'accept' | 'dismiss';
 
@@ -29,6 +30,9 @@ export class PageEvents {
   private pending: { dialog: Dialog; event: DialogEvent } | undefined;
   private readonly saving = new Set<Promise<void>>();
   private readonly dialogListeners = new Set<() => void>();
+  private readonly inflight = new Set<Request>();
+  private lastNetworkActivity = Date.now();
+  private blocked: string[] = [];
 
   constructor(
     page: Page,
@@ -36,6 +40,37 @@ export class PageEvents {
   ) {
     page.on('dialog', (dialog) => this.onDialog(dialog));
     page.on('download', (download) => this.track(this.onDownload(download)));
+    page.on('request', (request) => {
+      this.inflight.add(request);
+      this.lastNetworkActivity = Date.now();
+    });
+    const done = (request: Request) => {
+      this.inflight.delete(request);
+      this.lastNetworkActivity = Date.now();
+    };
+    page.on('requestfinished', done);
+    page.on('requestfailed', done);
+  }
+
+  /** Requests of this tab still waiting for their answer (a redirected one is followed by its next hop). */
+  pendingRequests(): Request[] {
+    return [...this.inflight].filter((request) => !request.redirectedTo());
+  }
+
+  /** Milliseconds since a request of this tab last started or ended. */
+  networkQuietFor(): number {
+    return Date.now() - this.lastNetworkActivity;
+  }
+
+  /** A request the allowlist refused; reported by the next result. */
+  noteBlocked(url: string): void {
+    if (this.blocked.length < 20) this.blocked.push(url);
+  }
+
+  takeBlocked(): string[] {
+    const urls = this.blocked;
+    this.blocked = [];
+    return urls;
   }
 
   /** The dialog waiting for an answer, if any: while it is open the page runs no script. */

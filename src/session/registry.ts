@@ -1,0 +1,112 @@
+/**
+ * The sessions of one toolset, by key (a Mastra thread, resource, workflow run or MCP connection). Creates
+ * a session on its first call, closes sessions left idle for `idleTimeout`, and keeps at most `maxSessions`
+ * open by closing the one unused longest. A conversation whose session was closed is told so on its next call.
+ */
+import type { SharedBrowser } from '../browser/shared.js';
+import type { ResolvedConfig } from '../config.js';
+import { BrowserToolError } from '../errors.js';
+import { BrowserSession, type StorageState } from './session.js';
+
+/** How many closed sessions are remembered, to tell their conversations why the browser is empty. */
+const REMEMBERED = 1_000;
+
+export class SessionRegistry {
+  private readonly sessions = new Map<string, BrowserSession>();
+  /** Sessions closed by the registry (not by the user), with the reason, for the next call of their key. */
+  private readonly evicted = new Map<string, string>();
+  private sweeper: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly browser: SharedBrowser,
+    private readonly config: ResolvedConfig,
+  ) {}
+
+  /** The session of `key`, created if needed, and what its next result must say about its past. */
+  get(key: string): { session: BrowserSession; notices: string[] } {
+    const existing = this.sessions.get(key);
+    if (existing) return { session: existing, notices: [] };
+    this.makeRoom();
+    const session = new BrowserSession(key, this.browser, this.config, { storageState: this.storageStateFor(key) });
+    this.sessions.set(key, session);
+    this.startSweeping();
+    const reason = this.evicted.get(key);
+    this.evicted.delete(key);
+    const notices = reason ? [`This conversation's browser session was closed ${reason}: its tabs, cookies and logins are gone. A new session started; navigate again.`] : [];
+    return { session, notices };
+  }
+
+  /** The session of `key` if it is open, without creating one. */
+  peek(key: string): BrowserSession | undefined {
+    return this.sessions.get(key);
+  }
+
+  has(key: string): boolean {
+    return this.sessions.has(key);
+  }
+
+  keys(): string[] {
+    return [...this.sessions.keys()];
+  }
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  /** Closes one session (its context, tabs and downloads in progress). Its next call starts a fresh one. */
+  async closeSession(key: string): Promise<void> {
+    const session = this.sessions.get(key);
+    if (!session) return;
+    this.sessions.delete(key);
+    await session.close();
+  }
+
+  async closeAll(): Promise<void> {
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = undefined;
+    const all = [...this.sessions.values()];
+    this.sessions.clear();
+    this.evicted.clear();
+    await Promise.all(all.map((session) => session.close()));
+  }
+
+  /** Closes sessions idle for longer than `idleTimeout`. Runs on a timer; exposed for tests and operators. */
+  async sweep(now = Date.now()): Promise<string[]> {
+    const idle = [...this.sessions.values()].filter((s) => !s.busy && now - s.lastUsed >= this.config.idleTimeout);
+    const minutes = Math.round(this.config.idleTimeout / 60_000);
+    await Promise.all(idle.map((s) => this.evict(s, `after ${minutes >= 1 ? `${minutes} min` : `${Math.round(this.config.idleTimeout / 1000)} s`} without use (idleTimeout)`)));
+    return idle.map((s) => s.key);
+  }
+
+  private makeRoom(): void {
+    while (this.sessions.size >= this.config.maxSessions) {
+      const idle = [...this.sessions.values()].filter((s) => !s.busy).sort((a, b) => a.lastUsed - b.lastUsed)[0];
+      if (!idle) {
+        throw new BrowserToolError('browser_error', `All ${this.config.maxSessions} browser sessions are in use (maxSessions).`, {
+          hint: 'The browser is at capacity serving other conversations. Wait a few seconds and call the tool again.',
+          retryable: true,
+        });
+      }
+      void this.evict(idle, `to make room for other conversations (maxSessions ${this.config.maxSessions})`);
+    }
+  }
+
+  private async evict(session: BrowserSession, reason: string): Promise<void> {
+    if (this.sessions.get(session.key) !== session) return;
+    this.sessions.delete(session.key);
+    this.evicted.set(session.key, reason);
+    if (this.evicted.size > REMEMBERED) this.evicted.delete(this.evicted.keys().next().value!);
+    await session.close();
+  }
+
+  private storageStateFor(key: string): StorageState | string | undefined {
+    const { storageState } = this.config;
+    return typeof storageState === 'function' ? storageState(key) : storageState;
+  }
+
+  private startSweeping(): void {
+    if (this.sweeper || !Number.isFinite(this.config.idleTimeout)) return;
+    this.sweeper = setInterval(() => void this.sweep(), Math.min(60_000, Math.max(1_000, this.config.idleTimeout / 4)));
+    this.sweeper.unref(); // an idle sweeper must not keep the process alive
+  }
+}

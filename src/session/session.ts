@@ -1,0 +1,303 @@
+/**
+ * A session: what one conversation (a Mastra thread) owns in the shared browser. Its own isolated context
+ * (cookies, storage, cache), its tabs, its refs, its dialogs and downloads. Calls of a session run one at a
+ * time, each within its deadline; sessions run in parallel with each other.
+ *
+ * When something outside the call breaks the session's state (the browser died, a tab crashed or hung, a
+ * person changed the page in the live view), the next call's result says so in its notices.
+ */
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import type { SharedBrowser } from '../browser/shared.js';
+import type { ResolvedConfig } from '../config.js';
+import { BrowserToolError } from '../errors.js';
+import { RefManager } from '../refs.js';
+import { installAllowlist } from './allowlist.js';
+import { Deadline, DeadlineExceeded } from './deadline.js';
+import { closeQuickly, responds, stopLoading } from './loading.js';
+import { PageEvents } from './pageEvents.js';
+
+export interface TabInfo {
+  index: number;
+  url: string;
+  title: string;
+  active: boolean;
+}
+
+export interface ActivePage {
+  page: Page;
+  /** Things the model must know before trusting its previous state, e.g. "the browser was restarted". */
+  notices: string[];
+}
+
+export type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
+
+export interface SessionOptions {
+  /** Cookies and local storage to start with (Playwright's storage state, or a path to one). */
+  storageState?: StorageState | string;
+}
+
+/** Tabs are numbered from 0 in browser_tabs' list; anything else is a bad argument. */
+function checkTabIndex(index: number, count: number): void {
+  if (!Number.isInteger(index) || index < 0 || index >= count) {
+    throw new BrowserToolError('invalid_input', `There is no tab ${index}; tabs are numbered 0 to ${count - 1}.`, {
+      hint: 'Call browser_tabs with action "list" to see the open tabs.',
+    });
+  }
+}
+
+/** How long a tab may take to answer a trivial script before it counts as hung. */
+const PROBE_MS = 1_500;
+
+export class BrowserSession {
+  readonly refs: RefManager;
+  /** When the last call ended (or the session was created): what idle eviction looks at. */
+  lastUsed = Date.now();
+  /** Calls running or queued. */
+  private pending = 0;
+  private context: BrowserContext | undefined;
+  private opening: Promise<BrowserContext> | undefined;
+  private active: Page | undefined;
+  private readonly events = new WeakMap<Page, PageEvents>();
+  /** Tabs pages opened (target=_blank, window.open) that no tool result has mentioned yet. */
+  private unreportedPopups: Page[] = [];
+  /** Set when the session lost state between calls; reported once by the next call. */
+  private lostState: string | undefined;
+  /** The last call ran out of time: the tab may be stuck, so the next call checks it first. */
+  private suspect = false;
+  /** The active tab's URL when the last call ended: a different URL at the next call means someone else moved it. */
+  private urlAfterLastCall: string | undefined;
+  private externalInput = 0;
+  private queue: Promise<void> = Promise.resolve();
+  private closed = false;
+  private readonly stopListening: () => void;
+
+  constructor(
+    /** The thread (or resource, or "default") this session belongs to. */
+    readonly key: string,
+    private readonly browser: SharedBrowser,
+    readonly config: ResolvedConfig,
+    private readonly options: SessionOptions = {},
+  ) {
+    this.refs = new RefManager(() => ({ scope: 'viewport', maxTokens: config.snapshotMaxTokens }), { secretSelector: config.secretSelector });
+    this.stopListening = browser.onDisconnect(() => {
+      if (!this.context) return;
+      this.context = undefined;
+      this.active = undefined;
+      this.lostState = browser.info()?.endpoint
+        ? 'The connection to the remote browser dropped and was opened again'
+        : 'The browser had closed (crashed, killed or closed by the user) and was restarted';
+    });
+  }
+
+  get busy(): boolean {
+    return this.pending > 0;
+  }
+
+  /** The context, once the session has opened one: for the provider's live view and for tests. */
+  get browserContext(): BrowserContext | undefined {
+    return this.context;
+  }
+
+  /**
+   * Runs one tool call: after the calls before it, within `ms` (see Deadline). A call that runs out of time
+   * releases the session at once; its work may go on in the background, and the next call checks the tab.
+   */
+  async run<T>(ms: number, what: string, work: (deadline: Deadline, active: ActivePage) => Promise<T>): Promise<T> {
+    if (this.closed) throw new BrowserToolError('browser_closed', 'This browser session was closed.', { hint: 'Call the tool again: a new session starts, with no pages open.' });
+    const previous = this.queue;
+    let release = () => {};
+    this.queue = new Promise<void>((resolve) => (release = resolve));
+    this.pending++;
+    try {
+      await previous;
+      const deadline = new Deadline(ms, what);
+      return await deadline.race(
+        (async () => {
+          if (this.suspect) await this.recover();
+          return work(deadline, await this.activePage());
+        })(),
+      );
+    } catch (error) {
+      if (error instanceof DeadlineExceeded) this.suspect = true;
+      throw error;
+    } finally {
+      this.urlAfterLastCall = this.active && !this.active.isClosed() ? this.active.url() : undefined;
+      this.pending--;
+      this.lastUsed = Date.now();
+      release();
+    }
+  }
+
+  /** The active tab, opening the context or a fresh tab when needed, with what the model must be told. */
+  async activePage(): Promise<ActivePage> {
+    const context = await this.ensureContext();
+    const notices: string[] = [];
+    let page = this.active && !this.active.isClosed() ? this.active : context.pages().filter((p) => !p.isClosed()).at(-1);
+    if (!page) {
+      if (this.active) this.lostState ??= 'The tab had closed or crashed and a new empty tab was opened';
+      page = await context.newPage();
+    }
+    this.active = page;
+    this.track(page);
+
+    if (this.lostState) {
+      notices.push(`${this.lostState}: the previous page and its state (form input, scroll position) were lost${this.lostState.includes('tab') ? '; cookies and logins were kept' : ''}. Navigate again.`);
+      this.lostState = undefined;
+    } else if (this.externalInput > 0) {
+      notices.push(`A person used this browser in the live view since your last call (${this.externalInput} input events)${page.url() !== this.urlAfterLastCall ? ` and it is now at ${page.url()}` : ''}. Take browser_snapshot before acting on refs you saw before.`);
+    } else if (this.urlAfterLastCall !== undefined && page.url() !== this.urlAfterLastCall) {
+      notices.push(`The page changed since your last call, without a tool (the page itself or a person): it is now at ${page.url()}. Refs you saw before may be gone.`);
+    }
+    this.externalInput = 0;
+    for (const popup of this.takePopups()) {
+      notices.push(`A new tab opened after your last action (${popup.url()})${popup === page ? ' and is now the active tab' : ''}. browser_tabs lists the tabs.`);
+    }
+    return { page, notices };
+  }
+
+  /** The live view forwarded a person's mouse or keyboard input: the next call is told. */
+  noteExternalInput(): void {
+    this.externalInput++;
+  }
+
+  /** Tabs opened by pages since the last call, oldest first. */
+  takePopups(): Page[] {
+    const popups = this.unreportedPopups.filter((p) => !p.isClosed());
+    this.unreportedPopups = [];
+    return popups;
+  }
+
+  /** Dialogs, downloads and requests of a tab. */
+  eventsOf(page: Page): PageEvents {
+    this.track(page);
+    return this.events.get(page)!;
+  }
+
+  /** Open tabs of this session, in the order browser_tabs numbers them. */
+  pages(): Page[] {
+    return this.context?.pages().filter((p) => !p.isClosed()) ?? [];
+  }
+
+  async tabs(): Promise<TabInfo[]> {
+    return Promise.all(
+      this.pages().map(async (page, index) => ({
+        index,
+        url: page.url(),
+        title: await page.title().catch(() => ''),
+        active: page === this.active,
+      })),
+    );
+  }
+
+  /** Opens a tab and makes it active. */
+  async newTab(): Promise<Page> {
+    const page = await (await this.ensureContext()).newPage();
+    this.active = page;
+    this.track(page);
+    return page;
+  }
+
+  async switchTab(index: number): Promise<Page> {
+    const pages = this.pages();
+    checkTabIndex(index, pages.length);
+    this.active = pages[index]!;
+    await this.active.bringToFront().catch(() => {});
+    return this.active;
+  }
+
+  async closeTab(index?: number): Promise<void> {
+    const pages = this.pages();
+    const target = index ?? Math.max(0, pages.indexOf(this.active!));
+    checkTabIndex(target, pages.length);
+    const page = pages[target]!;
+    if (pages.length === 1) {
+      // The last tab stays open, emptied: a session always has a tab to act in.
+      await stopLoading(page);
+      await page.goto('about:blank', { timeout: this.config.navigationTimeout });
+      return;
+    }
+    await closeQuickly(page);
+    if (page === this.active) this.active = this.pages().at(-1);
+  }
+
+  /** Cookies and storage of this session, to save and load into a later one. */
+  async storageState(): Promise<StorageState> {
+    const context = await this.ensureContext();
+    return context.storageState();
+  }
+
+  /** Closes the context and everything in it. The next call on this session is refused. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.stopListening();
+    const context = this.context ?? (await this.opening?.catch(() => undefined));
+    this.context = undefined;
+    await context?.close().catch(() => {});
+  }
+
+  /**
+   * The call before this one ran out of time. An unfinished load is stopped; a tab that still does not answer
+   * a trivial script is hung (an endless loop, a wedged load) and is replaced by a fresh one in the same
+   * context, so cookies and logins survive.
+   */
+  private async recover(): Promise<void> {
+    this.suspect = false;
+    const page = this.active;
+    if (!page || page.isClosed()) return;
+    await stopLoading(page);
+    if (await responds(page, PROBE_MS)) return;
+    this.lostState = 'The tab stopped responding (a script kept it busy, or its page never finished loading) and was replaced by a new empty tab';
+    this.active = undefined;
+    await closeQuickly(page);
+  }
+
+  private ensureContext(): Promise<BrowserContext> {
+    if (this.context) return Promise.resolve(this.context);
+    this.opening ??= this.openContext().finally(() => {
+      this.opening = undefined;
+    });
+    return this.opening;
+  }
+
+  private async openContext(): Promise<BrowserContext> {
+    const { config } = this;
+    const context = await this.browser.newContext({
+      viewport: config.viewport,
+      acceptDownloads: true,
+      storageState: this.options.storageState,
+      // A service worker could answer requests without them passing the allowlist.
+      serviceWorkers: config.allowedDomains ? 'block' : 'allow',
+    });
+    context.setDefaultTimeout(config.timeout);
+    context.setDefaultNavigationTimeout(config.navigationTimeout);
+    if (config.allowedDomains) {
+      await installAllowlist(context, config.allowedDomains, (url, page) => {
+        const tab = page ?? (this.active && !this.active.isClosed() ? this.active : undefined);
+        if (tab) this.eventsOf(tab).noteBlocked(url);
+      });
+    }
+    this.context = context;
+    return context;
+  }
+
+  private downloadDir(): string {
+    // Sessions keep their downloads apart, so two conversations saving "report.csv" do not overwrite each other.
+    return this.key === 'default' ? this.config.downloadDir : join(this.config.downloadDir, this.key.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 80));
+  }
+
+  private track(page: Page): void {
+    if (this.events.has(page)) return;
+    this.events.set(page, new PageEvents(page, { dialogPolicy: this.config.dialogPolicy, downloadDir: () => this.downloadDir() }));
+    page.on('crash', () => {
+      this.lostState = 'The tab crashed and a new empty tab was opened';
+      void page.close().catch(() => {});
+    });
+    // Tabs opened by the page (target=_blank, window.open) need the same handling, and must be reported.
+    page.on('popup', (popup) => {
+      this.track(popup);
+      this.unreportedPopups.push(popup);
+      this.active = popup;
+    });
+  }
+}

@@ -72,14 +72,15 @@ export interface Loaded extends Settled {
  */
 export async function loadPage(page: Page, url: string, events: PageEvents, deadline: Deadline, config: Pick<ResolvedConfig, 'settle'>, waitUntil?: WaitUntil): Promise<Loaded> {
   let response: Response | null;
+  const timeout = deadline.forStep();
   try {
-    response = await page.goto(url, { waitUntil: waitUntil ?? 'commit', timeout: deadline.forStep() });
+    response = await page.goto(url, { waitUntil: waitUntil ?? 'commit', timeout });
   } catch (error) {
     const mapped = toBrowserToolError(error, 'navigate');
     if (mapped.code !== 'timeout') throw error;
     await stopLoading(page);
     const what = waitUntil && waitUntil !== 'commit' ? `did not reach "${waitUntil}"` : 'did not send its page';
-    throw new BrowserToolError('timeout', `${url} ${what} within ${Math.round(deadline.forStep() / 1000 + 0.5)} s; the load was stopped.`, {
+    throw new BrowserToolError('timeout', `${url} ${what} within ${Math.round(timeout / 1000)} s; the load was stopped.`, {
       hint:
         waitUntil && waitUntil !== 'commit'
           ? 'Call browser_navigate again without waitUntil: it returns as soon as the page is usable.'

@@ -10,10 +10,10 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { SharedBrowser } from '../browser/shared.js';
 import type { ResolvedConfig } from '../config.js';
-import { BrowserToolError } from '../errors.js';
+import { BrowserToolError, toBrowserToolError } from '../errors.js';
 import { RefManager } from '../refs.js';
 import { installAllowlist } from './allowlist.js';
-import { Deadline, DeadlineExceeded } from './deadline.js';
+import { Deadline } from './deadline.js';
 import { closeQuickly, responds, stopLoading } from './loading.js';
 import { PageEvents } from './pageEvents.js';
 
@@ -119,7 +119,8 @@ export class BrowserSession {
         })(),
       );
     } catch (error) {
-      if (error instanceof DeadlineExceeded) this.suspect = true;
+      // Whatever timed out (a step past the deadline, an action Playwright gave up on), the tab may be stuck.
+      if (toBrowserToolError(error).code === 'timeout') this.suspect = true;
       throw error;
     } finally {
       this.urlAfterLastCall = this.active && !this.active.isClosed() ? this.active.url() : undefined;

@@ -48,6 +48,53 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
+function page(res: ServerResponse, title: string, body: string): void {
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><title>${title}</title>${body}`);
+}
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Pages that behave like the real web at its worst: stuck third-party requests, slow servers, endless
+ * scripts, redirects and requests to other hosts. `?to=` names the target of a redirect or request.
+ */
+const MISBEHAVING: Record<string, (url: URL, res: ServerResponse) => void | Promise<void>> = {
+  '/stuck-image': (_, res) => page(res, 'Stuck image', '<h1>Stuck image</h1><img src="/never" alt="ad"><button>Buy</button>'),
+  '/slow-first-byte': async (url, res) => {
+    await delay(Number(url.searchParams.get('ms') ?? 3000));
+    page(res, 'Slow server', '<h1>Finally</h1><button>Go</button>');
+  },
+  '/polls-forever': (_, res) =>
+    page(res, 'Poller', `<h1>Live feed</h1><button>Refresh</button><script>const poll = () => fetch('/never?' + Math.random()).catch(() => {}); poll(); setInterval(poll, 200)</script>`),
+  '/streamed': async (url, res) => {
+    const total = Number(url.searchParams.get('ms') ?? 2000);
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.write('<!doctype html><title>Streamed</title><h1>Part 1</h1>');
+    for (let part = 2; part <= 4; part++) {
+      await delay(total / 3);
+      res.write(`<p>Part ${part}</p>`);
+    }
+    res.end('<button>Done reading</button>');
+  },
+  '/busy': (_, res) => page(res, 'Busy', `<h1>Busy page</h1><button onclick="while (true) {}">Freeze</button><a href="/fixtures/page-a.html">Page A</a>`),
+  '/redirect': (url, res) => {
+    res.writeHead(302, { location: url.searchParams.get('to') ?? '/' }).end();
+  },
+  '/meta-redirect': (url, res) => page(res, 'Moving', `<meta http-equiv="refresh" content="0;url=${url.searchParams.get('to')}"><h1>Moving</h1>`),
+  '/js-redirect': (url, res) => page(res, 'Moving', `<h1>Moving</h1><script>location.href = ${JSON.stringify(url.searchParams.get('to'))}</script>`),
+  '/frame': (url, res) => page(res, 'Framed', `<h1>Framed</h1><iframe src="${url.searchParams.get('to')}" title="inner"></iframe>`),
+  '/opener': (url, res) => page(res, 'Opener', `<h1>Opener</h1><button onclick='window.open(${JSON.stringify(url.searchParams.get('to'))})'>Open it</button>`),
+  '/fetcher': (url, res) =>
+    page(
+      res,
+      'Fetcher',
+      `<h1>Fetcher</h1><button onclick='fetch(${JSON.stringify(url.searchParams.get('to'))}).then((r) => r.text()).then((t) => (document.querySelector("output").textContent = t), () => (document.querySelector("output").textContent = "fetch failed"))'>Fetch it</button><output>nothing yet</output>`,
+    ),
+  '/form-post': (url, res) =>
+    page(res, 'Poster', `<h1>Poster</h1><form method="post" action="${url.searchParams.get('to')}"><input name="note" aria-label="Note" value="hi"><button>Send</button></form>`),
+  '/secret': (_, res) => page(res, 'Secret', '<h1>TOP SECRET CONTENT</h1>'),
+};
+
 export async function startServer(): Promise<TestServer> {
   const submissions: Submission[] = [];
   const events: string[] = [];
@@ -82,7 +129,9 @@ export async function startServer(): Promise<TestServer> {
       res.writeHead(200, { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="report.csv"' }).end('month,sales\njan,10\nfeb,12\n');
       return;
     }
-    if (path === '/never') return; // a subresource that never answers
+    if (path === '/never' || path === '/no-answer') return; // a subresource, or a whole page, that never answers
+    const misbehaving = MISBEHAVING[path];
+    if (misbehaving) return misbehaving(url, res);
     if (path === '/missing') {
       res.writeHead(404, { 'content-type': 'text/html' }).end('<title>Not found</title><h1>404 Not found</h1>');
       return;

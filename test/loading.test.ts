@@ -1,0 +1,112 @@
+/**
+ * Pages that behave like the real web: stuck third-party requests, slow servers, pollers, streamed and
+ * never-answering documents, endless scripts. Navigate returns when the page is usable, says what is still
+ * loading, and nothing leaves the session stuck.
+ */
+import { describe, expect, it } from 'vitest';
+import { call, createTestToolset, refOf, useServerAndBrowser } from './helpers/toolset.js';
+
+// A generous navigation timeout: a toolset that waited for `load` would hit the test timeout, not pass.
+const env = useServerAndBrowser({ navigationTimeout: 50_000 });
+
+describe('navigate returns when the page is usable', () => {
+  it('a page with an image that never loads is shown at once, with the stuck request named', async () => {
+    const result = await call(env.browser, 'browser_navigate', { url: env.server.url('/stuck-image') });
+    expect(result.ok).toBe(true);
+    expect(result.snapshot).toContain('button "Buy"');
+    expect(result.loading).toMatch(/^1 request \(127\.0\.0\.1:\d+\)$/);
+    const click = await call(env.browser, 'browser_click', { ref: refOf(result.snapshot, 'button', 'Buy') });
+    expect(click.ok).toBe(true);
+  });
+
+  it('a server that answers late is waited for', async () => {
+    const result = await call(env.browser, 'browser_navigate', { url: env.server.url('/slow-first-byte?ms=2500') });
+    expect(result.ok).toBe(true);
+    expect(result.snapshot).toContain('# Finally');
+    expect(result.loading).toBeUndefined();
+  });
+
+  it('a page that polls a URL that never answers is shown, and says it is still loading', async () => {
+    const result = await call(env.browser, 'browser_navigate', { url: env.server.url('/polls-forever') });
+    expect(result.ok).toBe(true);
+    expect(result.snapshot).toContain('button "Refresh"');
+    expect(result.loading).toMatch(/requests? \(127\.0\.0\.1/);
+  });
+
+  it('a document streamed over seconds is shown whole', async () => {
+    const result = await call(env.browser, 'browser_navigate', { url: env.server.url('/streamed?ms=2000') });
+    expect(result.ok).toBe(true);
+    expect(result.snapshot).toContain('Part 4');
+    expect(result.snapshot).toContain('button "Done reading"');
+  });
+
+  it('a click that leads to a page with a stuck image returns that page', async () => {
+    await call(env.browser, 'browser_navigate', { url: env.server.url('/fixtures/page-a.html') });
+    const page = await env.browser.page();
+    await page.evaluate(() => {
+      const link = document.createElement('a');
+      link.href = '/stuck-image';
+      link.textContent = 'To the shop';
+      document.body.append(link);
+    });
+    const snap = await call(env.browser, 'browser_snapshot', {});
+    const click = await call(env.browser, 'browser_click', { ref: refOf(snap.snapshot, 'link', 'To the shop') });
+    expect(click.ok).toBe(true);
+    expect(click.navigated).toBe(true);
+    expect(click.snapshot).toContain('button "Buy"');
+    expect(click.loading).toMatch(/1 request/);
+  });
+});
+
+describe('nothing wedges the session', () => {
+  it('a document that never answers is a timeout, and the next navigate and click work at once', async () => {
+    const browser = createTestToolset({ navigationTimeout: 3_000 });
+    try {
+      await call(browser, 'browser_navigate', { url: env.server.url('/fixtures/page-a.html') });
+      const stuck = await call(browser, 'browser_navigate', { url: env.server.url('/no-answer') });
+      expect(stuck.ok).toBe(false);
+      expect(stuck.error.code).toBe('timeout');
+      expect(stuck.error.message).toMatch(/did not send its page within 3 s; the load was stopped/);
+
+      const next = await call(browser, 'browser_navigate', { url: env.server.url('/fixtures/form.html') });
+      expect(next.ok).toBe(true);
+      const click = await call(browser, 'browser_click', { ref: refOf(next.snapshot, 'checkbox', 'I accept the terms') });
+      expect(click.ok).toBe(true);
+      expect(click.changes).toMatch(/checkbox "I accept the terms" checked/);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('a script that never ends: the click times out, and the next call replaces the tab and says so', async () => {
+    const browser = createTestToolset({ timeout: 2_000, navigationTimeout: 5_000 });
+    try {
+      const busy = await call(browser, 'browser_navigate', { url: env.server.url('/busy') });
+      const page = await browser.page();
+      await page.context().addCookies([{ name: 'login', value: 'ada', url: env.server.origin }]);
+      const click = await call(browser, 'browser_click', { ref: refOf(busy.snapshot, 'button', 'Freeze') });
+      expect(click.ok).toBe(false);
+      expect(click.error.code).toBe('timeout');
+
+      // Same site, so the same renderer would serve it if the hung tab were kept.
+      const next = await call(browser, 'browser_navigate', { url: env.server.url('/fixtures/page-a.html') });
+      expect(next.ok).toBe(true);
+      expect(next.title).toBe('Page A');
+      expect(next.notices.join(' ')).toMatch(/stopped responding .* replaced by a new empty tab.*cookies and logins were kept/);
+      const cookies = await (await browser.page()).context().cookies();
+      expect(cookies.map((c) => c.name)).toContain('login');
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('browser_wait for text that never comes ends at its own limit, even with seconds: 0', async () => {
+    await call(env.browser, 'browser_navigate', { url: env.server.url('/fixtures/page-a.html') });
+    const now = await call(env.browser, 'browser_wait', { text: 'never on this page', seconds: 0 });
+    expect(now.ok).toBe(false);
+    expect(now.error.code).toBe('timeout');
+    expect(now.error.snapshot).toContain('Page A');
+    const soon = await call(env.browser, 'browser_wait', { text: 'never on this page', seconds: 1 });
+    expect(soon.error.code).toBe('timeout');
+  });
+});

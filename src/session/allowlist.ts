@@ -5,7 +5,7 @@
  * (BrowserSession opens the context with `serviceWorkers: 'block'`). Refused requests are noted on their tab
  * and reported by the next result.
  */
-import type { BrowserContext, Page, Request } from 'playwright-core';
+import type { APIResponse, BrowserContext, Page, Request } from 'playwright-core';
 
 /** `example.com` matches that host; `*.example.com` matches it and every subdomain. */
 export function isAllowedHost(hostname: string, allowed: string[]): boolean {
@@ -35,11 +35,30 @@ function pageOf(request: Request): Page | undefined {
 
 /** `onBlocked` hears of each refused URL, with its tab when the browser says which (WebSockets do not). */
 export async function installAllowlist(context: BrowserContext, allowed: string[], onBlocked: (url: string, page: Page | undefined) => void): Promise<void> {
-  await context.route('**/*', (route) => {
+  await context.route('**/*', async (route) => {
     const request = route.request();
-    if (isAllowedUrl(request.url(), allowed)) return route.fallback();
-    onBlocked(request.url(), pageOf(request));
-    return route.abort('blockedbyclient');
+    if (!isAllowedUrl(request.url(), allowed)) {
+      onBlocked(request.url(), pageOf(request));
+      return route.abort('blockedbyclient');
+    }
+    // Routing sees only the first hop of a redirect chain, so the request is made here with redirects off and
+    // a redirect is let through only to an allowed host; the browser's next hop is then routed in turn.
+    // The cost: with an allowlist, responses reach the page whole rather than streamed.
+    let response: APIResponse;
+    try {
+      response = await route.fetch({ maxRedirects: 0, timeout: 0 });
+    } catch {
+      return route.abort('failed').catch(() => {});
+    }
+    const location = response.status() >= 300 && response.status() < 400 ? response.headers().location : undefined;
+    if (location) {
+      const target = new URL(location, request.url()).href;
+      if (!isAllowedUrl(target, allowed)) {
+        onBlocked(target, pageOf(request));
+        return route.abort('blockedbyclient');
+      }
+    }
+    return route.fulfill({ response }).catch(() => {});
   });
   await context.routeWebSocket(
     (url) => !isAllowedUrl(url.href, allowed),

@@ -71,12 +71,17 @@ export interface Loaded extends Settled {
  * a `timeout`, and its load is stopped so the tab answers the next call at once.
  */
 export async function loadPage(page: Page, url: string, events: PageEvents, deadline: Deadline, config: Pick<ResolvedConfig, 'settle'>, waitUntil?: WaitUntil): Promise<Loaded> {
-  let response: Response | null;
+  let response: Response | null = null;
   const timeout = deadline.forStep();
+  // A navigation an earlier call left pending (a page's own redirect, a tab operation) would cut this one short.
+  await stopLoading(page);
   try {
     response = await page.goto(url, { waitUntil: waitUntil ?? 'commit', timeout });
   } catch (error) {
     const mapped = toBrowserToolError(error, 'navigate');
+    // The page moved on by itself before its commit was seen (a meta refresh, a script redirect): the load
+    // policy below follows it to where it leads.
+    if (/is interrupted by another navigation/.test(mapped.message)) return { response: null, ...(await settle(page, events, deadline, config.settle)) };
     if (mapped.code !== 'timeout') throw error;
     await stopLoading(page);
     const what = waitUntil && waitUntil !== 'commit' ? `did not reach "${waitUntil}"` : 'did not send its page';

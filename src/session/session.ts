@@ -134,6 +134,8 @@ export class BrowserSession {
   async activePage(): Promise<ActivePage> {
     const context = await this.ensureContext();
     const notices: string[] = [];
+    const popups = this.takePopups();
+    if (popups.length) this.active = popups.at(-1);
     let page = this.active && !this.active.isClosed() ? this.active : context.pages().filter((p) => !p.isClosed()).at(-1);
     if (!page) {
       if (this.active) this.lostState ??= 'The tab had closed or crashed and a new empty tab was opened';
@@ -151,7 +153,7 @@ export class BrowserSession {
       notices.push(`The page changed since your last call, without a tool (the page itself or a person): it is now at ${page.url()}. Refs you saw before may be gone.`);
     }
     this.externalInput = 0;
-    for (const popup of this.takePopups()) {
+    for (const popup of popups) {
       notices.push(`A new tab opened after your last action (${popup.url()})${popup === page ? ' and is now the active tab' : ''}. browser_tabs lists the tabs.`);
     }
     return { page, notices };
@@ -160,6 +162,11 @@ export class BrowserSession {
   /** The live view forwarded a person's mouse or keyboard input: the next call is told. */
   noteExternalInput(): void {
     this.externalInput++;
+  }
+
+  /** Makes a tab the active one: the tab an action opened. */
+  activate(page: Page): void {
+    this.active = page;
   }
 
   /** Tabs opened by pages since the last call, oldest first. */
@@ -295,10 +302,11 @@ export class BrowserSession {
       void page.close().catch(() => {});
     });
     // Tabs opened by the page (target=_blank, window.open) need the same handling, and must be reported.
+    // It becomes the active tab at the start of the next call (or when the action that opened it reports it),
+    // never in the middle of one.
     page.on('popup', (popup) => {
       this.track(popup);
       this.unreportedPopups.push(popup);
-      this.active = popup;
     });
   }
 }

@@ -172,7 +172,7 @@ async function runTool<I extends z.ZodTypeAny, O extends z.ZodRawShape>(
       }
       const call: CallContext = { session, refs: session.refs, config: context.config, page: active.page, notices, deadline };
       const data = await definition.handle(input, call);
-      const blocked = session.eventsOf(active.page).takeBlocked();
+      const blocked = session.pages().flatMap((tab) => session.eventsOf(tab).takeBlocked());
       if (blocked.length) notices.push(blockedNotice(blocked));
       return { ok: true as const, ...data, ...(notices.length ? { notices } : {}) };
     });

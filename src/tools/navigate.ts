@@ -66,9 +66,9 @@ async function restoreAfterFailedNavigation(page: Page, previousUrl: string, err
 }
 
 /** A navigation the allowlist stopped part-way (a redirect, a frame): say where it tried to go. */
-function blockedNavigation(url: string, blocked: string[], config: Pick<ResolvedConfig, 'allowedDomains'>): BrowserToolError {
+function blockedNavigation(url: string, blocked: string[], config: Pick<ResolvedConfig, 'allowedDomains'>, where = 'The tab still shows the page it showed before.'): BrowserToolError {
   return new BrowserToolError('navigation_failed', `${url} led to ${blocked[0]}, which is not in the allowed domains (${config.allowedDomains?.join(', ')}); the request was blocked.`, {
-    hint: 'Only the allowed domains can be opened, including through redirects. Choose a page on one of them.',
+    hint: `Only the allowed domains can be opened, including through redirects. Choose a page on one of them. ${where}`,
   });
 }
 
@@ -110,6 +110,12 @@ export const navigateTool = defineBrowserTool({
       throw error;
     }
     const status = loaded.response?.status() ?? null;
+    // The page redirected itself (meta refresh, script) to a host the allowlist refused. Going back would land
+    // on the redirecting page, which would redirect again: the tab stays on the error page.
+    if (page.url().startsWith('chrome-error:')) {
+      const blocked = events.takeBlocked();
+      if (blocked.length) throw blockedNavigation(target, blocked, config, 'The tab shows an error page now.');
+    }
     const { capture, formatted } = await refs.snapshot(page);
     if (status !== null && status >= 400) {
       throw new BrowserToolError('navigation_failed', `${capture.url} answered HTTP ${status}${loaded.response?.statusText() ? ` ${loaded.response.statusText()}` : ''}.`, {

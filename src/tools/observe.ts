@@ -151,6 +151,7 @@ export async function observeAction(call: CallContext, action: () => Promise<unk
 
   const opened = session.takePopups()[0] ?? session.pages().find((p) => !pagesBefore.has(p));
   if (opened) {
+    session.activate(opened);
     const settled = await settle(opened, session.eventsOf(opened), deadline, config.settle);
     effects.newTab = { url: opened.url(), title: await opened.title().catch(() => '') };
     effects.snapshot = (await refs.snapshot(opened)).formatted.text;

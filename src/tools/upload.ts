@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { z } from 'zod';
 import { BrowserToolError } from '../errors.js';
@@ -6,17 +6,31 @@ import { defineBrowserTool } from './defineTool.js';
 import { effectsShape, observeAction } from './observe.js';
 import { refSchema, resolveTarget } from './shared.js';
 
-/** Resolves `path` inside `root` and refuses anything outside it (`..`, absolute paths elsewhere, links out). */
+/**
+ * Resolves `path` inside `root` and refuses anything whose real location is elsewhere: `..`, absolute paths,
+ * and symlinks (to a file or through a linked folder) that lead out. Only regular files are accepted.
+ */
 export function resolveInside(root: string, path: string): string {
+  const outside = () =>
+    new BrowserToolError('invalid_input', `"${path}" is outside the upload directory.`, { hint: 'Give the name of a file in the upload directory, relative to it.' });
   const full = resolve(root, path);
-  const rel = relative(root, full);
-  if (rel.startsWith('..') || isAbsolute(rel)) {
-    throw new BrowserToolError('invalid_input', `"${path}" is outside the upload directory.`, { hint: 'Give a path relative to the upload directory.' });
-  }
-  if (!existsSync(full) || !statSync(full).isFile()) {
+  if (isOutside(root, full)) throw outside();
+  let real: string;
+  try {
+    real = realpathSync(full);
+  } catch {
     throw new BrowserToolError('invalid_input', `There is no file "${path}" in the upload directory.`, { hint: 'Give the name of an existing file.' });
   }
-  return full;
+  if (isOutside(realpathSync(root), real)) throw outside();
+  if (!statSync(real).isFile()) {
+    throw new BrowserToolError('invalid_input', `"${path}" is not a regular file (a folder, device or pipe).`, { hint: 'Give the name of a file, not a folder.' });
+  }
+  return real;
+}
+
+function isOutside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel.startsWith('..') || isAbsolute(rel);
 }
 
 export const uploadTool = defineBrowserTool({

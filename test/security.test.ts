@@ -1,0 +1,112 @@
+/**
+ * Safe defaults that hold whatever the page does: the domain allowlist on every request, uploads that stay
+ * in their folder, secrets that never reach the model.
+ */
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserToolset } from '../src/index.js';
+import { startServer, type TestServer } from './helpers/server.js';
+import { call, createTestToolset, refOf } from './helpers/toolset.js';
+
+let server: TestServer;
+let fenced: BrowserToolset;
+/** The same server under a name the allowlist refuses; resolvable, so a leak would show its content. */
+let elsewhere: (path: string) => string;
+
+beforeAll(async () => {
+  server = await startServer();
+  elsewhere = (path) => server.url(path).replace('127.0.0.1', 'localhost');
+  fenced = createTestToolset({
+    allowedDomains: ['127.0.0.1'],
+    // Let localhost resolve (the test helper makes every other host unresolvable).
+    args: ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost'],
+  });
+});
+afterAll(async () => {
+  await fenced.close();
+  await server.close();
+});
+
+describe('the domain allowlist holds on every request', () => {
+  it('refuses a disallowed URL before loading it', async () => {
+    const result = await call(fenced, 'browser_navigate', { url: elsewhere('/secret') });
+    expect(result.ok).toBe(false);
+    expect(result.error.code).toBe('invalid_input');
+    expect(result.error.message).toContain('localhost is not in the allowed domains');
+  });
+
+  for (const [kind, path] of [
+    ['an HTTP redirect', '/redirect?to='],
+    ['a meta refresh', '/meta-redirect?to='],
+    ['a script redirect', '/js-redirect?to='],
+  ] as const) {
+    it(`stops ${kind} to a disallowed host, and says so`, async () => {
+      const result = await call(fenced, 'browser_navigate', { url: server.url(path + encodeURIComponent(elsewhere('/secret'))) });
+      const text = JSON.stringify(result);
+      expect(text).not.toContain('TOP SECRET');
+      expect(text).toMatch(/localhost:\d+(\/secret)?,? (which )?is not in the allowed domains|allowlist blocked 1 request of this page \(to localhost:\d+\)/);
+      expect((await fenced.page()).url()).not.toContain('localhost');
+    });
+  }
+
+  it('blocks a frame from a disallowed host', async () => {
+    const result = await call(fenced, 'browser_navigate', { url: server.url(`/frame?to=${encodeURIComponent(elsewhere('/secret'))}`) });
+    expect(result.ok).toBe(true);
+    expect(JSON.stringify(result)).not.toContain('TOP SECRET');
+    expect(result.notices.join(' ')).toMatch(/allowlist blocked 1 request .*localhost:\d+/);
+  });
+
+  it('blocks a popup, a fetch and a form post to a disallowed host', async () => {
+    for (const [path, button] of [
+      ['/opener', 'Open it'],
+      ['/fetcher', 'Fetch it'],
+      ['/form-post', 'Send'],
+    ]) {
+      const opened = await call(fenced, 'browser_navigate', { url: server.url(`${path}?to=${encodeURIComponent(elsewhere('/secret'))}`) });
+      const click = await call(fenced, 'browser_click', { ref: refOf(opened.snapshot, 'button', button!) });
+      const text = JSON.stringify(click);
+      expect(text, path).not.toContain('TOP SECRET');
+      expect(text, path).toMatch(/allowlist blocked \d+ requests? of this page \(to localhost:\d+\)|not in the allowed domains/);
+    }
+    // Nothing of the secret page reached any tab.
+    for (const page of (await fenced.page()).context().pages()) {
+      expect(await page.content()).not.toContain('TOP SECRET');
+    }
+  });
+
+  it('an allowed page keeps working', async () => {
+    const result = await call(fenced, 'browser_navigate', { url: server.url('/fixtures/page-a.html') });
+    expect(result.ok).toBe(true);
+    expect(result.title).toBe('Page A');
+  });
+});
+
+describe('uploads stay in their folder', () => {
+  it('refuses a symlink that leads out of uploadDir, a symlinked directory, and directories', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'mbt-upload-'));
+    const uploads = join(root, 'uploads');
+    mkdirSync(uploads);
+    writeFileSync(join(uploads, 'cv.txt'), 'my cv');
+    writeFileSync(join(root, 'private.txt'), 'private');
+    symlinkSync('/etc/passwd', join(uploads, 'passwd'));
+    symlinkSync(root, join(uploads, 'up'));
+    mkdirSync(join(uploads, 'folder'));
+    const browser = createTestToolset({ uploadDir: uploads });
+    try {
+      await call(browser, 'browser_navigate', { url: server.url('/fixtures/widgets.html') });
+      const snap = await call(browser, 'browser_snapshot', { scope: 'page' });
+      const input = refOf(snap.snapshot, 'button', 'Attachment');
+      for (const path of ['passwd', 'up/private.txt', 'folder', '../private.txt', '/etc/passwd']) {
+        const result = await call(browser, 'browser_upload', { ref: input, paths: [path] });
+        expect(result.ok, path).toBe(false);
+        expect(result.error.code, path).toBe('invalid_input');
+      }
+      const good = await call(browser, 'browser_upload', { ref: input, paths: ['cv.txt'] });
+      expect(good.ok).toBe(true);
+    } finally {
+      await browser.close();
+    }
+  });
+});

@@ -64,8 +64,9 @@ export interface BrowserToolsetConfig {
   /** Offer browser_evaluate, which runs arbitrary JavaScript in the page. Default: false. */
   allowEvaluate?: boolean;
   /**
-   * CSS selectors of fields whose values are never shown to the model, in snapshots, diffs or results
-   * (password inputs always are). Added to the defaults: card numbers, card security codes, one-time codes.
+   * CSS selectors of fields whose values are never shown to the model, in snapshots, diffs, results or
+   * screenshots (password inputs always are). Added to the defaults: fields whose autocomplete, name, id,
+   * aria-label or placeholder marks a card number, card security code, IBAN, one-time code or SSN.
    */
   secretFields?: string[];
   /** Choose the tools offered to the model, by id, e.g. `{ exclude: ['browser_screenshot'] }` for a text-only model. */
@@ -101,7 +102,28 @@ export interface ResolvedConfig {
 
 export type StorageStateOption = StorageState | string | ((sessionKey: string) => StorageState | string | undefined);
 
-export const DEFAULT_SECRET_FIELDS = ['input[autocomplete="cc-number"]', 'input[autocomplete="cc-csc"]', 'input[autocomplete="one-time-code"]'];
+/**
+ * Words that mark a field as secret when they appear in its name, id, label attribute or placeholder (any
+ * case): card numbers, card security codes, IBANs, one-time codes, social security numbers.
+ */
+const SECRET_WORDS = [
+  'cardnumber', 'card-number', 'card_number', 'card number', 'ccnumber', 'cc-number', 'cc_number', 'ccnum', 'creditcard', 'credit-card', 'credit_card', 'credit card',
+  'cvv', 'cvc', 'cvn', 'securitycode', 'security-code', 'security_code', 'security code', 'card code', 'cardcode',
+  'iban',
+  'one-time', 'onetime', 'one_time', 'one time', 'totp', '2fa', 'mfa-code', 'verification-code', 'verification code',
+  'social-security', 'socialsecurity', 'social_security', 'social security',
+];
+const SECRET_ATTRIBUTES = ['name', 'id', 'aria-label', 'placeholder'];
+
+/** Fields whose values are never shown, besides passwords: by autocomplete token, then by the words above. */
+export const DEFAULT_SECRET_FIELDS = [
+  ...['cc-number', 'cc-csc', 'one-time-code'].map((token) => `input[autocomplete~="${token}" i]`),
+  ...SECRET_ATTRIBUTES.flatMap((attribute) => SECRET_WORDS.map((word) => `input[${attribute}*="${word}" i]`)),
+  // Short words hide inside others ("footprint"): matched whole, or at the start or end of a name or id.
+  ...['ssn', 'otp'].flatMap((word) =>
+    ['name', 'id'].flatMap((attribute) => [`input[${attribute}="${word}" i]`, `input[${attribute}^="${word}" i]`, `input[${attribute}$="-${word}" i]`, `input[${attribute}$="_${word}" i]`]),
+  ),
+];
 
 /**
  * Quiet flags: without them Chromium keeps trying to reach Google services, which is slow and noisy

@@ -110,3 +110,38 @@ describe('uploads stay in their folder', () => {
     }
   });
 });
+
+describe('secrets never reach the model', () => {
+  it('card fields found by name, id, label or placeholder are masked in type results, diffs, snapshots and errors', async () => {
+    const browser = createTestToolset();
+    try {
+      await call(browser, 'browser_navigate', { url: server.url('/fixtures/page-a.html') });
+      const page = await browser.page();
+      await page.setContent(`<title>Pay</title><form>
+        <input name="cardnumber" inputmode="numeric" aria-label="Card">
+        <input id="cvc" aria-label="Code">
+        <input name="billing_iban" aria-label="Bank account">
+        <input placeholder="Security code" aria-label="Back of card">
+        <input name="ssn" aria-label="Tax number">
+        <input name="city" aria-label="City">
+      </form>`);
+      const snap = (await call(browser, 'browser_snapshot', {})).snapshot;
+      const secrets = { Card: '4242424242424242', Code: '737', 'Bank account': 'DE89370400440532013000', 'Back of card': '9911', 'Tax number': '078051120' };
+      const results = [];
+      for (const [label, value] of Object.entries(secrets)) {
+        const typed = await call(browser, 'browser_type', { ref: refOf(snap, 'textbox', label), text: value });
+        expect(typed.fieldValue, label).toBe('••••••');
+        results.push(typed);
+      }
+      const city = await call(browser, 'browser_type', { ref: refOf(snap, 'textbox', 'City'), text: 'Paris' });
+      expect(city.fieldValue).toBe('Paris'); // an ordinary field is shown
+      results.push(await call(browser, 'browser_snapshot', { scope: 'page' }));
+      results.push(await call(browser, 'browser_click', { ref: 'e999' })); // an error result carries a snapshot
+      const everything = JSON.stringify(results) + results.map((r) => (browser.tools.browser_snapshot as any).toModelOutput(r).value).join('\n');
+      for (const value of Object.values(secrets)) expect(everything).not.toContain(value);
+      expect(everything).toContain('value="Paris"');
+    } finally {
+      await browser.close();
+    }
+  });
+});

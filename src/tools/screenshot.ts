@@ -84,6 +84,8 @@ export const screenshotTool = defineBrowserTool({
         { list, fixed: !fullPage },
       );
     }
+    // Secret fields (card numbers, one-time codes, ...) are painted over: the model must not read them in pixels either.
+    const shot = { type: 'jpeg' as const, quality: 70, mask: [page.locator(call.config.secretSelector)], timeout: call.deadline.forStep() };
     try {
       let image: Buffer;
       let width: number;
@@ -91,7 +93,7 @@ export const screenshotTool = defineBrowserTool({
       if (ref !== undefined) {
         const target = await resolveTarget(call, ref, 'screenshot');
         const box = await target.locator.boundingBox();
-        image = await target.locator.screenshot({ type: 'jpeg', quality: 70, timeout: call.deadline.forStep() });
+        image = await target.locator.screenshot(shot);
         width = Math.round(box?.width ?? 0);
         height = Math.round(box?.height ?? 0);
       } else if (fullPage) {
@@ -99,12 +101,12 @@ export const screenshotTool = defineBrowserTool({
         width = Math.min(size.w, call.config.viewport.width);
         height = Math.min(size.h, MAX_HEIGHT);
         if (size.h > MAX_HEIGHT) call.notices.push(`The page is ${size.h}px tall; the picture stops at ${MAX_HEIGHT}px. Scroll and take another for the rest.`);
-        image = await page.screenshot({ type: 'jpeg', quality: 70, fullPage: true, clip: { x: 0, y: 0, width, height } });
+        image = await page.screenshot({ ...shot, fullPage: true, clip: { x: 0, y: 0, width, height } });
       } else {
         const viewport = page.viewportSize() ?? call.config.viewport;
         width = viewport.width;
         height = viewport.height;
-        image = await page.screenshot({ type: 'jpeg', quality: 70 });
+        image = await page.screenshot(shot);
       }
       return { mediaType: 'image/jpeg' as const, width, height, labels: drawn, image: image.toString('base64') };
     } finally {

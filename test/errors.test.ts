@@ -170,7 +170,7 @@ describe('navigation errors', () => {
   });
 
   it('a page whose document never finishes arrives as what loaded, says it is still loading, and can be acted on', async () => {
-    const slow = createTestToolset({ navigationTimeout: 2_000 });
+    const slow = createTestToolset({ navigationTimeout: 5_000 });
     try {
       const result = await call(slow, 'browser_navigate', { url: env.server.url('/hang') });
       expect(result.ok).toBe(true);

@@ -140,6 +140,13 @@ describe('browser lifecycle', () => {
       expect(result.title).toBe('Page A');
       await browser.close();
       expect(chrome.exitCode).toBeNull();
+      // Only the toolset's own context was closed: the browser and its own tab live on.
+      const { chromium } = await import('playwright-core');
+      const observer = await chromium.connectOverCDP(wsUrl);
+      const urls = observer.contexts().flatMap((context) => context.pages().map((page) => page.url()));
+      expect(urls).toContain('about:blank');
+      expect(urls.some((url) => url.includes('page-a'))).toBe(false);
+      await observer.close();
     } finally {
       const exited = new Promise((resolve) => (chrome.exitCode === null ? chrome.once('exit', resolve) : resolve(null)));
       try {
@@ -154,6 +161,42 @@ describe('browser lifecycle', () => {
       } catch {
         // a helper process still writing; the OS temp cleaner will take it
       }
+    }
+  });
+});
+
+describe('remote browsers', () => {
+  it('connects to a Playwright browser server (wsEndpoint), reconnects after it drops and says what was lost, and never closes it', async () => {
+    const { chromium } = await import('playwright-core');
+    const executablePath = (await findBrowser({})).executablePath!;
+    const options = { executablePath, args: [...DEFAULT_CHROMIUM_ARGS, ...OFFLINE_ARGS], port: 0, wsPath: '/remote-browser' };
+    let remote = await chromium.launchServer(options);
+    const endpoint = remote.wsEndpoint();
+    const browser = new BrowserToolset({ wsEndpoint: endpoint, navigationTimeout: 8_000 });
+    try {
+      const first = await call(browser, 'browser_navigate', { url: server.url('/fixtures/page-a.html') });
+      expect(first.ok).toBe(true);
+      expect(browser.browserInfo).toMatchObject({ source: 'wsEndpoint', endpoint });
+
+      // The remote goes away and comes back at the same address (a browser service restarting).
+      await remote.close();
+      const whileDown = await call(browser, 'browser_snapshot', {});
+      expect(whileDown.ok).toBe(false);
+      expect(whileDown.error.code).toBe('browser_closed');
+      expect(whileDown.error.retryable).toBe(true);
+      remote = await chromium.launchServer({ ...options, port: Number(new URL(endpoint).port) });
+      const after = await call(browser, 'browser_navigate', { url: server.url('/fixtures/page-b.html') });
+      expect(after.ok).toBe(true);
+      expect(after.notices.join(' ')).toMatch(/connection to the remote browser dropped and was opened again: the previous page .* lost/);
+
+      await browser.close();
+      // The toolset only disconnected: the remote browser still serves other clients.
+      const other = await chromium.connect(endpoint);
+      expect(other.isConnected()).toBe(true);
+      await other.close();
+    } finally {
+      await browser.close();
+      await remote.close();
     }
   });
 });

@@ -109,4 +109,30 @@ describe('nothing wedges the session', () => {
     const soon = await call(env.browser, 'browser_wait', { text: 'never on this page', seconds: 1 });
     expect(soon.error.code).toBe('timeout');
   });
+
+  it('a navigation an earlier call left pending (a slow click, a tab opened on a slow server) never breaks the next one', async () => {
+    const browser = createTestToolset({ navigationTimeout: 1_000, allowEvaluate: true });
+    try {
+      await call(browser, 'browser_navigate', { url: env.server.url('/fixtures/page-a.html') });
+      await call(browser, 'browser_evaluate', { script: `document.body.insertAdjacentHTML('beforeend', '<a href="/slow-first-byte?ms=3000">Slow link</a>')` });
+      const snap = await call(browser, 'browser_snapshot', {});
+      await call(browser, 'browser_click', { ref: refOf(snap.snapshot, 'link', 'Slow link') });
+      const next = await call(browser, 'browser_navigate', { url: env.server.url('/fixtures/page-b.html') });
+      expect(next.ok).toBe(true);
+      expect(next.title).toBe('Page B');
+
+      const tab = await call(browser, 'browser_tabs', { action: 'new', url: env.server.url('/slow-first-byte?ms=3000') });
+      expect(tab.ok).toBe(false);
+      expect(tab.error.code).toBe('timeout');
+      const again = await call(browser, 'browser_navigate', { url: env.server.url('/fixtures/form.html') });
+      expect(again.ok).toBe(true);
+      expect(again.title).toBe('Create your account');
+      const list = await call(browser, 'browser_tabs', { action: 'switch', index: 0 });
+      expect(list.ok).toBe(true);
+      const last = await call(browser, 'browser_navigate', { url: env.server.url('/fixtures/list.html') });
+      expect(last.ok).toBe(true);
+    } finally {
+      await browser.close();
+    }
+  });
 });

@@ -29,12 +29,12 @@ interface Connection {
 export class SharedBrowser {
   private connection: Connection | undefined;
   private connecting: Promise<Connection> | undefined;
-  private readonly disconnectListeners = new Set<() => void>();
+  private readonly disconnectListeners = new Set<(lost: ChosenBrowser) => void>();
 
   constructor(private readonly config: ResolvedConfig) {}
 
-  /** Called when the browser dies or the remote connection drops; every context in it is gone. */
-  onDisconnect(listener: () => void): () => void {
+  /** Called with the browser that was lost when it dies or the remote connection drops; every context in it is gone. */
+  onDisconnect(listener: (lost: ChosenBrowser) => void): () => void {
     this.disconnectListeners.add(listener);
     return () => this.disconnectListeners.delete(listener);
   }
@@ -100,7 +100,7 @@ export class SharedBrowser {
     connection.browser.on('disconnected', () => {
       if (this.connection !== connection) return;
       this.connection = undefined;
-      for (const listener of this.disconnectListeners) listener();
+      for (const listener of this.disconnectListeners) listener(connection.chosen);
     });
     this.connection = connection;
     return connection;

@@ -80,11 +80,11 @@ export class BrowserSession {
     private readonly options: SessionOptions = {},
   ) {
     this.refs = new RefManager(() => ({ scope: 'viewport', maxTokens: config.snapshotMaxTokens }), { secretSelector: config.secretSelector });
-    this.stopListening = browser.onDisconnect(() => {
+    this.stopListening = browser.onDisconnect((lost) => {
       if (!this.context) return;
       this.context = undefined;
       this.active = undefined;
-      this.lostState = browser.info()?.endpoint
+      this.lostState = lost.endpoint
         ? 'The connection to the remote browser dropped and was opened again'
         : 'The browser had closed (crashed, killed or closed by the user) and was restarted';
     });
@@ -134,8 +134,6 @@ export class BrowserSession {
   async activePage(): Promise<ActivePage> {
     const context = await this.ensureContext();
     const notices: string[] = [];
-    const popups = this.takePopups();
-    if (popups.length) this.active = popups.at(-1);
     let page = this.active && !this.active.isClosed() ? this.active : context.pages().filter((p) => !p.isClosed()).at(-1);
     if (!page) {
       if (this.active) this.lostState ??= 'The tab had closed or crashed and a new empty tab was opened';
@@ -153,8 +151,10 @@ export class BrowserSession {
       notices.push(`The page changed since your last call, without a tool (the page itself or a person): it is now at ${page.url()}. Refs you saw before may be gone.`);
     }
     this.externalInput = 0;
-    for (const popup of popups) {
-      notices.push(`A new tab opened after your last action (${popup.url()})${popup === page ? ' and is now the active tab' : ''}. browser_tabs lists the tabs.`);
+    // A tab that opened too late for its action's result is announced, not switched to: the active tab changes
+    // only in a result that says so.
+    for (const popup of this.takePopups()) {
+      notices.push(`A new tab opened after your last action (${popup.url()}); browser_tabs with action "switch" and index ${this.pages().indexOf(popup)} shows it.`);
     }
     return { page, notices };
   }
@@ -302,8 +302,7 @@ export class BrowserSession {
       void page.close().catch(() => {});
     });
     // Tabs opened by the page (target=_blank, window.open) need the same handling, and must be reported.
-    // It becomes the active tab at the start of the next call (or when the action that opened it reports it),
-    // never in the middle of one.
+    // It becomes the active tab when the action that opened it reports it (observeAction), never in the middle of a call.
     page.on('popup', (popup) => {
       this.track(popup);
       this.unreportedPopups.push(popup);

@@ -8,7 +8,7 @@ import { loadingSchema } from './observe.js';
 export const tabsTool = defineBrowserTool({
   id: 'browser_tabs',
   description:
-    'List, open, switch to or close tabs. Tabs a page opens become active automatically. "switch" and "close" take an index from "list"; switching returns the tab\'s snapshot.',
+    'List, open, switch to or close tabs. A tab your action opens becomes the active tab (its result shows it). "switch" and "close" take an index from "list"; switching returns the tab\'s snapshot.',
   input: z.object({
     action: z.enum(['list', 'new', 'switch', 'close']),
     index: z.number().int().min(0).max(1000).optional().describe('Tab index for "switch" and "close" (close defaults to the active tab).'),

@@ -1,0 +1,149 @@
+/**
+ * One browser, a session per conversation: what a Mastra server serving many threads at once relies on.
+ * Calls carry the thread the way Mastra passes it to tools (`context.agent.threadId`).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserToolset } from '../src/index.js';
+import { startServer, type TestServer } from './helpers/server.js';
+import { childBrowserPids, createTestToolset, refOf } from './helpers/toolset.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+/** A tool call as Mastra makes it inside an agent loop for one thread. */
+function inThread(toolset: BrowserToolset, threadId: string) {
+  return (id: keyof BrowserToolset['tools'], input: Record<string, unknown>): Promise<any> =>
+    (toolset.tools[id] as any).execute(input, { agent: { threadId, resourceId: 'user-1', toolCallId: 'c', messages: [], agentId: 'a' } });
+}
+
+describe('a session per thread', () => {
+  it('ten threads at once never see each other’s pages, cookies, storage or refs', async () => {
+    const toolset = createTestToolset({ allowEvaluate: true });
+    const before = await childBrowserPids();
+    try {
+      const threads = Array.from({ length: 10 }, (_, i) => `thread-${i}`);
+      await Promise.all(
+        threads.map(async (thread, i) => {
+          const call = inThread(toolset, thread);
+          const opened = await call('browser_navigate', { url: server.url(i % 2 ? '/fixtures/page-a.html' : '/fixtures/form.html') });
+          expect(opened.ok).toBe(true);
+          await call('browser_evaluate', { script: `document.cookie = 'who=${thread}'; localStorage.setItem('who', '${thread}'); document.title = '${thread}'` });
+        }),
+      );
+      await Promise.all(
+        threads.map(async (thread) => {
+          const call = inThread(toolset, thread);
+          const seen = await call('browser_evaluate', { script: `[document.title, document.cookie, localStorage.getItem('who')].join('|')` });
+          expect(JSON.parse(seen.result)).toBe(`${thread}|who=${thread}|${thread}`);
+        }),
+      );
+      // One browser for all of them.
+      expect((await childBrowserPids()).filter((pid) => !before.includes(pid))).toHaveLength(1);
+      expect(toolset.sessions.size).toBe(10);
+
+      // A ref from one thread's page means nothing in another's.
+      const form = await inThread(toolset, 'thread-0')('browser_snapshot', {});
+      const ref = refOf(form.snapshot, 'checkbox', 'I accept the terms');
+      const elsewhere = await inThread(toolset, 'thread-1')('browser_click', { ref });
+      expect(elsewhere.ok).toBe(false);
+      expect(['element_not_found', 'stale_ref']).toContain(elsewhere.error.code);
+      const own = await inThread(toolset, 'thread-0')('browser_click', { ref });
+      expect(own.ok).toBe(true);
+    } finally {
+      await toolset.close();
+    }
+  });
+
+  it('calls of one thread run one at a time; another thread is not held up by them', async () => {
+    const toolset = createTestToolset();
+    try {
+      const a = inThread(toolset, 'a');
+      const b = inThread(toolset, 'b');
+      await Promise.all([a('browser_navigate', { url: server.url('/fixtures/page-a.html') }), b('browser_navigate', { url: server.url('/fixtures/page-b.html') })]);
+      const finished: string[] = [];
+      const waitA = a('browser_wait', { seconds: 3 }).then(() => finished.push('a-wait'));
+      const snapA = a('browser_snapshot', {}).then(() => finished.push('a-snapshot'));
+      const snapB = b('browser_snapshot', {}).then(() => finished.push('b-snapshot'));
+      await Promise.all([waitA, snapA, snapB]);
+      // b's call did not queue behind a's wait; a's second call did.
+      expect(finished).toEqual(['b-snapshot', 'a-wait', 'a-snapshot']);
+    } finally {
+      await toolset.close();
+    }
+  });
+
+  it('beyond maxSessions the session unused longest is closed, and its thread is told on its next call', async () => {
+    const toolset = createTestToolset({ maxSessions: 2 });
+    try {
+      const first = await inThread(toolset, 'one')('browser_navigate', { url: server.url('/fixtures/page-a.html') });
+      expect(first.ok).toBe(true);
+      await inThread(toolset, 'two')('browser_navigate', { url: server.url('/fixtures/page-b.html') });
+      await inThread(toolset, 'three')('browser_navigate', { url: server.url('/fixtures/form.html') });
+      expect(toolset.sessions.keys().sort()).toEqual(['thread:three', 'thread:two']);
+      const back = await inThread(toolset, 'one')('browser_snapshot', {});
+      expect(back.ok).toBe(true);
+      expect(back.notices.join(' ')).toMatch(/session was closed to make room for other conversations \(maxSessions 2\).*navigate again/);
+      expect(back.snapshot).toContain('about:blank');
+    } finally {
+      await toolset.close();
+    }
+  });
+
+  it('a session idle past idleTimeout is closed and its context freed; the thread is told', async () => {
+    const toolset = createTestToolset({ idleTimeout: 60_000 });
+    try {
+      await inThread(toolset, 'sleepy')('browser_navigate', { url: server.url('/fixtures/page-a.html') });
+      const context = toolset.sessions.peek('thread:sleepy')!.browserContext!;
+      expect(await toolset.sessions.sweep(Date.now() + 61_000)).toEqual(['thread:sleepy']);
+      expect(context.pages()).toHaveLength(0);
+      const next = await inThread(toolset, 'sleepy')('browser_snapshot', {});
+      expect(next.notices.join(' ')).toMatch(/closed after 1 min without use \(idleTimeout\)/);
+    } finally {
+      await toolset.close();
+    }
+  });
+
+  it('storage state: exported from one thread, loaded into new sessions; closeSession frees a thread', async () => {
+    const toolset = createTestToolset({ allowEvaluate: true });
+    let exported;
+    try {
+      const call = inThread(toolset, 'shopper');
+      await call('browser_navigate', { url: server.url('/fixtures/page-a.html') });
+      await call('browser_evaluate', { script: `document.cookie = 'session=abc; max-age=3600'; localStorage.setItem('cart', '3 kettles')` });
+      exported = await toolset.exportStorageState('shopper');
+      expect(exported.cookies.map((c) => `${c.name}=${c.value}`)).toContain('session=abc');
+      const context = toolset.sessions.peek('thread:shopper')!.browserContext!;
+      await toolset.closeSession('shopper');
+      expect(toolset.sessions.has('thread:shopper')).toBe(false);
+      expect(context.pages()).toHaveLength(0);
+    } finally {
+      await toolset.close();
+    }
+    const restored = createTestToolset({ allowEvaluate: true, storageState: exported });
+    try {
+      const call = inThread(restored, 'returning');
+      await call('browser_navigate', { url: server.url('/fixtures/page-a.html') });
+      const seen = await call('browser_evaluate', { script: `document.cookie + '|' + localStorage.getItem('cart')` });
+      expect(JSON.parse(seen.result)).toBe('session=abc|3 kettles');
+    } finally {
+      await restored.close();
+    }
+  });
+
+  it('scope "shared" puts every thread in one session', async () => {
+    const toolset = createTestToolset({ scope: 'shared' });
+    try {
+      await inThread(toolset, 'x')('browser_navigate', { url: server.url('/fixtures/page-a.html') });
+      const other = await inThread(toolset, 'y')('browser_snapshot', {});
+      expect(other.snapshot).toContain('Page A');
+      expect(toolset.sessions.keys()).toEqual(['default']);
+    } finally {
+      await toolset.close();
+    }
+  });
+});

@@ -119,6 +119,11 @@ export class SharedBrowser {
       }
     } catch (error) {
       await manager.close().catch(() => {});
+      // agent-browser insists on an open page in the remote browser; a fresh one from a browser service may
+      // have none, and sessions open their own contexts anyway.
+      if (chosen.endpoint && /No (page|browser context) found/.test(String(error))) {
+        return { browser: await chromium.connectOverCDP(chosen.endpoint, { timeout: config.navigationTimeout }), chosen };
+      }
       throw error;
     }
     const browser = manager.getBrowser();

@@ -110,7 +110,11 @@ export class ToolsetBrowser extends MastraBrowser {
 
   protected async doClose(): Promise<void> {
     for (const key of this.toolset.sessions.keys()) this.closeReasons.set(key, 'agent');
-    await this.toolset.close();
+    try {
+      await this.toolset.close();
+    } finally {
+      this.closeReasons.clear();
+    }
   }
 
   protected override async checkBrowserAlive(): Promise<boolean> {
@@ -128,12 +132,20 @@ export class ToolsetBrowser extends MastraBrowser {
     return this.getScope() === 'shared' || this.toolset.sessions.has(this.keyOf(threadId));
   }
 
-  /** Closes one thread's session: its context, tabs and cookies. Its next tool call starts a fresh one. */
+  /**
+   * Closes one thread's session: its context, tabs and cookies; its next tool call starts a fresh one. With
+   * `scope: 'shared'` it does nothing, as in Mastra's providers: the one session is every thread's (use `close()`).
+   */
   override async closeThreadSession(threadId: string): Promise<void> {
     const key = this.keyOf(threadId);
-    if (!this.toolset.sessions.has(key)) return;
+    if (this.getScope() === 'shared' || !this.toolset.sessions.has(key)) return;
+    // Read when the session reports its end, which happens inside closeSession (a session without a tab reports none).
     this.closeReasons.set(key, 'user');
-    await this.toolset.sessions.closeSession(key);
+    try {
+      await this.toolset.sessions.closeSession(key);
+    } finally {
+      this.closeReasons.delete(key);
+    }
   }
 
   override getSessionId(threadId?: string): string {
@@ -171,8 +183,10 @@ export class ToolsetBrowser extends MastraBrowser {
     return this.getBrowserStateForThread(threadId)?.activeTabIndex ?? 0;
   }
 
+  /** What a thread's browser showed when it closed. Never another thread's: Mastra tells the model about it. */
   override getLastBrowserState(threadId?: string): BrowserState | undefined {
-    return this.lastStates.get(this.keyOf(threadId)) ?? this.lastBrowserState;
+    const key = this.keyOf(threadId);
+    return this.lastStates.get(key) ?? (key === 'default' ? this.lastBrowserState : undefined);
   }
 
   /** Opens a URL in the current thread's active tab, outside any tool call (the next result will say the page changed). */
@@ -191,7 +205,11 @@ export class ToolsetBrowser extends MastraBrowser {
     const key = this.keyOf(options.threadId);
     const streams = this.streams.get(key) ?? new Set<PageScreencast>();
     this.streams.set(key, streams);
-    const stream = new PageScreencast(() => this.toolset.sessions.peek(key)?.currentPage, { ...this.config.screencast, ...options }, () => streams.delete(stream));
+    const forget = () => {
+      streams.delete(stream);
+      if (streams.size === 0 && this.streams.get(key) === streams) this.streams.delete(key);
+    };
+    const stream = new PageScreencast(() => this.toolset.sessions.peek(key)?.currentPage, { ...this.config.screencast, ...options }, forget);
     streams.add(stream);
     await stream.start();
     return stream;

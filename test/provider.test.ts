@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PageScreencast, ToolsetBrowser } from '../src/index.js';
 import { scriptedModel, type Decision, type ToolResultSeen } from './helpers/scriptedModel.js';
 import { OFFLINE_ARGS, startServer, type TestServer } from './helpers/server.js';
-import { refOf } from './helpers/toolset.js';
+import { refOf } from './helpers/refs.js';
 
 let server: TestServer;
 let browser: ToolsetBrowser;

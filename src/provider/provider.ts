@@ -101,7 +101,7 @@ export class ToolsetBrowser extends MastraBrowser {
   /** Mastra's browser line and state signal, the state signal only on runs with memory (see context.ts). */
   override getInputProcessors(configuredProcessors: InputProcessorOrWorkflow[] = []): InputProcessor[] {
     if (configuredProcessors.some((p) => 'id' in p && p.id === 'browser-context')) return [];
-    return [new BrowserStateProcessor() as InputProcessor];
+    return [new BrowserStateProcessor()];
   }
 
   protected async doLaunch(): Promise<void> {

@@ -66,8 +66,9 @@ it('an Agent({ browser }) without memory signs up through the provider’s tools
     (last) => ({ tools: [{ name: 'browser_click', input: { ref: refOf(last!.output, 'button', 'Create account') } }] }),
   ]);
 
-  // What Mastra's server checks for `hasBrowser`: the agent's browser and the tools it offers.
+  // How Mastra's server (1.69, agents handler) computes `hasBrowser` for Studio: the agent's browser offers tools.
   expect(agent.browser).toBe(browser);
+  expect(Object.keys(agent.browser?.getTools() ?? {}).length > 0).toBe(true);
   expect(Object.keys(agent.browser!.getTools())).toEqual(Object.keys(browser.toolset.tools));
   expect(browser.getTools()).toBe(browser.toolset.tools);
   expect(browser.providerType).toBe('sdk');

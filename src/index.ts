@@ -26,3 +26,6 @@ export { uploadTool } from './tools/upload.js';
 export { evaluateTool } from './tools/evaluate.js';
 export { diffCaptures, type SnapshotDiff } from './snapshot/diff.js';
 export { defineBrowserTool, type ToolContext, type ToolResult } from './tools/defineTool.js';
+export { ToolsetBrowser, type ToolsetBrowserConfig } from './provider/provider.js';
+export { PageScreencast } from './provider/screencast.js';
+export { BrowserStateProcessor } from './provider/context.js';

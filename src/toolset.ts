@@ -102,6 +102,11 @@ export class BrowserToolset {
     return this.browser.info();
   }
 
+  /** Launches (or connects to) the browser now rather than at the first tool call; opens no session. */
+  async launch(): Promise<BrowserInfo> {
+    return this.browser.launch();
+  }
+
   /** Cookies and local storage of a thread's session, to save and pass back as `storageState` later. */
   async exportStorageState(threadId?: string): Promise<StorageState> {
     const key = threadId === undefined ? 'default' : `thread:${threadId}`;

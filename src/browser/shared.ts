@@ -50,6 +50,12 @@ export class SharedBrowser {
     return this.connection?.browser.isConnected() ?? false;
   }
 
+  /** Launches or connects now instead of at the first context (a provider's `launch()`). */
+  async launch(): Promise<BrowserInfo> {
+    await this.ensure();
+    return this.info()!;
+  }
+
   /** A new isolated context (own cookies, storage, cache) in the browser, launching or connecting first if needed. */
   async newContext(options: BrowserContextOptions): Promise<BrowserContext> {
     const { browser } = await this.ensure();

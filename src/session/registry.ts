@@ -3,6 +3,7 @@
  * a session on its first call, closes sessions left idle for `idleTimeout`, and keeps at most `maxSessions`
  * open by closing the one unused longest. A conversation whose session was closed is told so on its next call.
  */
+import type { Page } from 'playwright-core';
 import type { SharedBrowser } from '../browser/shared.js';
 import type { ResolvedConfig } from '../config.js';
 import { BrowserToolError } from '../errors.js';
@@ -16,6 +17,7 @@ export class SessionRegistry {
   /** Sessions closed by the registry (not by the user), with the reason, for the next call of their key. */
   private readonly evicted = new Map<string, string>();
   private sweeper: NodeJS.Timeout | undefined;
+  private readonly activePageListeners = new Set<(session: BrowserSession, page: Page | undefined) => void>();
 
   constructor(
     private readonly browser: SharedBrowser,
@@ -28,12 +30,21 @@ export class SessionRegistry {
     if (existing) return { session: existing, notices: [] };
     this.makeRoom();
     const session = new BrowserSession(key, this.browser, this.config, { storageState: this.storageStateFor(key) });
+    session.onActivePageChange((page) => {
+      for (const listener of this.activePageListeners) listener(session, page);
+    });
     this.sessions.set(key, session);
     this.startSweeping();
     const reason = this.evicted.get(key);
     this.evicted.delete(key);
     const notices = reason ? [`This conversation's browser session was closed ${reason}: its tabs, cookies and logins are gone. A new session started; navigate again.`] : [];
     return { session, notices };
+  }
+
+  /** Hears every session's `onActivePageChange`, sessions created later included (the provider's live view). */
+  onActivePageChange(listener: (session: BrowserSession, page: Page | undefined) => void): () => void {
+    this.activePageListeners.add(listener);
+    return () => this.activePageListeners.delete(listener);
   }
 
   /** The session of `key` if it is open, without creating one. */

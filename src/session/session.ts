@@ -70,6 +70,7 @@ export class BrowserSession {
   private externalInput = 0;
   private queue: Promise<void> = Promise.resolve();
   private closed = false;
+  private readonly activeListeners = new Set<(page: Page | undefined) => void>();
   private readonly stopListening: () => void;
 
   constructor(
@@ -83,7 +84,7 @@ export class BrowserSession {
     this.stopListening = browser.onDisconnect((lost) => {
       if (!this.context) return;
       this.context = undefined;
-      this.active = undefined;
+      this.activate(undefined);
       this.lostState = lost.endpoint
         ? 'The connection to the remote browser dropped and was opened again'
         : 'The browser had closed (crashed, killed or closed by the user) and was restarted';
@@ -97,6 +98,23 @@ export class BrowserSession {
   /** The context, once the session has opened one: for the provider's live view and for tests. */
   get browserContext(): BrowserContext | undefined {
     return this.context;
+  }
+
+  /**
+   * The tab the tools act on, as the next call would pick it, without opening anything or taking the notices
+   * meant for the model: what a live view shows and where a person's input goes. Undefined before the first call.
+   */
+  get currentPage(): Page | undefined {
+    return this.active && !this.active.isClosed() ? this.active : this.pages().at(-1);
+  }
+
+  /**
+   * Calls `listener` whenever the active tab changes (the first tab, a new, switched, closed, popped-up or replaced
+   * tab) and with undefined when the session loses its context or closes: a live view follows it.
+   */
+  onActivePageChange(listener: (page: Page | undefined) => void): () => void {
+    this.activeListeners.add(listener);
+    return () => this.activeListeners.delete(listener);
   }
 
   /**
@@ -139,7 +157,7 @@ export class BrowserSession {
       if (this.active) this.lostState ??= 'The tab had closed or crashed and a new empty tab was opened';
       page = await context.newPage();
     }
-    this.active = page;
+    this.activate(page);
     this.track(page);
 
     if (this.lostState) {
@@ -162,11 +180,6 @@ export class BrowserSession {
   /** The live view forwarded a person's mouse or keyboard input: the next call is told. */
   noteExternalInput(): void {
     this.externalInput++;
-  }
-
-  /** Makes a tab the active one: the tab an action opened. */
-  activate(page: Page): void {
-    this.active = page;
   }
 
   /** Tabs opened by pages since the last call, oldest first. */
@@ -201,7 +214,7 @@ export class BrowserSession {
   /** Opens a tab and makes it active. */
   async newTab(): Promise<Page> {
     const page = await (await this.ensureContext()).newPage();
-    this.active = page;
+    this.activate(page);
     this.track(page);
     return page;
   }
@@ -209,9 +222,10 @@ export class BrowserSession {
   async switchTab(index: number): Promise<Page> {
     const pages = this.pages();
     checkTabIndex(index, pages.length);
-    this.active = pages[index]!;
-    await this.active.bringToFront().catch(() => {});
-    return this.active;
+    const page = pages[index]!;
+    this.activate(page);
+    await page.bringToFront().catch(() => {});
+    return page;
   }
 
   async closeTab(index?: number): Promise<void> {
@@ -226,7 +240,7 @@ export class BrowserSession {
       return;
     }
     await closeQuickly(page);
-    if (page === this.active) this.active = this.pages().at(-1);
+    if (page === this.active) this.activate(this.pages().at(-1));
   }
 
   /** Cookies and storage of this session, to save and load into a later one. */
@@ -239,6 +253,9 @@ export class BrowserSession {
   async close(): Promise<void> {
     this.closed = true;
     this.stopListening();
+    // Listeners hear of it while the tabs can still be read, e.g. to remember their URLs.
+    this.activate(undefined);
+    this.activeListeners.clear();
     const context = this.context ?? (await this.opening?.catch(() => undefined));
     this.context = undefined;
     await context?.close().catch(() => {});
@@ -256,8 +273,21 @@ export class BrowserSession {
     await stopLoading(page);
     if (await responds(page, PROBE_MS)) return;
     this.lostState = 'The tab stopped responding (a script kept it busy, or its page never finished loading) and was replaced by a new empty tab';
-    this.active = undefined;
+    this.activate(undefined);
     await closeQuickly(page);
+  }
+
+  /** Makes a tab the active one (the tab an action opened), telling live views; undefined: none until the next call opens one. */
+  activate(page: Page | undefined): void {
+    if (page === this.active) return;
+    this.active = page;
+    for (const listener of this.activeListeners) {
+      try {
+        listener(page);
+      } catch {
+        // A live view's trouble must not break the tool call that moved the tab.
+      }
+    }
   }
 
   private ensureContext(): Promise<BrowserContext> {

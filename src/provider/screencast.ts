@@ -1,0 +1,150 @@
+/**
+ * A thread's live view: CDP `Page.startScreencast` on the tab that thread's tools act on. The provider calls
+ * `follow()` whenever the session's active tab changes (a new tab, a switch, a popup, a tab replaced after it
+ * hung or crashed), and the stream moves its CDP session to that tab, so the viewer keeps watching what the
+ * agent works on. Chromium sends a frame only when the page paints, and stops sending until each is acknowledged.
+ */
+import { EventEmitter } from 'node:events';
+import type { ScreencastFrameData, ScreencastOptions, ScreencastStream } from '@mastra/core/browser';
+import type { CDPSession, Frame, Page } from 'playwright-core';
+
+export type StopReason = 'manual' | 'browser_closed' | 'error';
+
+/** What Studio asks for unless told otherwise: JPEG at the default viewport size, every frame. */
+const DEFAULTS = { format: 'jpeg', quality: 80, maxWidth: 1280, maxHeight: 720, everyNthFrame: 1 } as const;
+
+export class PageScreencast extends EventEmitter implements ScreencastStream {
+  private active = false;
+  private page: Page | undefined;
+  private cdp: CDPSession | undefined;
+  /** Moves run one after another: a tab switch during an attach must not leave two CDP sessions streaming. */
+  private moving: Promise<void> = Promise.resolve();
+  private readonly options: Required<Omit<ScreencastOptions, 'threadId'>>;
+
+  constructor(
+    /** The tab to show now: the session's active tab, or undefined while it has none. */
+    private readonly currentPage: () => Page | undefined,
+    options: ScreencastOptions = {},
+    /** Called once when the stream stops, so the provider forgets it. */
+    private readonly onStop: () => void = () => {},
+  ) {
+    super();
+    const { threadId: _threadId, ...cdpOptions } = options;
+    this.options = { ...DEFAULTS, ...cdpOptions };
+  }
+
+  /** Starts streaming the current tab; with no tab yet, the stream waits for `follow()`. */
+  async start(): Promise<void> {
+    if (this.active) return;
+    this.active = true;
+    try {
+      await this.moveTo(this.currentPage(), true);
+    } catch (error) {
+      await this.stop('error');
+      throw error;
+    }
+  }
+
+  /** The active tab may have changed: stream the current one if it is another. */
+  follow(): Promise<void> {
+    return this.moveTo(this.currentPage(), false).catch((error) => this.fail(error));
+  }
+
+  /** Attaches again to the current tab, even the same one (Mastra calls this after tab changes it saw itself). */
+  async reconnect(): Promise<void> {
+    await this.moveTo(this.currentPage(), true);
+  }
+
+  async stop(reason: StopReason = 'manual'): Promise<void> {
+    if (!this.active) return;
+    this.active = false;
+    await this.queue(() => this.detach());
+    this.onStop();
+    this.emit('stop', reason);
+  }
+
+  isActive(): boolean {
+    return this.active;
+  }
+
+  emitUrl(url: string): void {
+    this.emit('url', url);
+  }
+
+  private moveTo(page: Page | undefined, force: boolean): Promise<void> {
+    return this.queue(async () => {
+      if (!this.active || (page === this.page && !force)) return;
+      await this.detach();
+      if (!page || page.isClosed()) return;
+      await this.attach(page);
+    });
+  }
+
+  private queue(step: () => Promise<void>): Promise<void> {
+    const next = this.moving.then(step);
+    this.moving = next.catch(() => {});
+    return next;
+  }
+
+  private async attach(page: Page): Promise<void> {
+    const cdp = await page.context().newCDPSession(page);
+    this.page = page;
+    this.cdp = cdp;
+    cdp.on('Page.screencastFrame', (frame) => {
+      if (this.cdp !== cdp) return;
+      const { metadata } = frame;
+      const data: ScreencastFrameData = {
+        data: frame.data,
+        timestamp: metadata.timestamp ? metadata.timestamp * 1000 : Date.now(),
+        viewport: {
+          width: metadata.deviceWidth,
+          height: metadata.deviceHeight,
+          offsetTop: metadata.offsetTop,
+          scrollOffsetX: metadata.scrollOffsetX,
+          scrollOffsetY: metadata.scrollOffsetY,
+          pageScaleFactor: metadata.pageScaleFactor,
+        },
+      };
+      this.emit('frame', data);
+      cdp.send('Page.screencastFrameAck', { sessionId: frame.sessionId }).catch(() => {});
+    });
+    page.on('framenavigated', this.onNavigated);
+    page.on('close', this.onClosed);
+    await cdp.send('Page.startScreencast', {
+      format: this.options.format,
+      quality: this.options.quality,
+      maxWidth: this.options.maxWidth,
+      maxHeight: this.options.maxHeight,
+      everyNthFrame: this.options.everyNthFrame,
+    });
+    this.emitUrl(page.url());
+  }
+
+  private async detach(): Promise<void> {
+    const { page, cdp } = this;
+    this.page = undefined;
+    this.cdp = undefined;
+    page?.off('framenavigated', this.onNavigated);
+    page?.off('close', this.onClosed);
+    if (!cdp) return;
+    // The tab may be gone already; its CDP session went with it.
+    await cdp.send('Page.stopScreencast').catch(() => {});
+    await cdp.detach().catch(() => {});
+  }
+
+  private readonly onNavigated = (frame: Frame): void => {
+    if (frame === this.page?.mainFrame()) this.emitUrl(frame.url());
+  };
+
+  /** The shown tab closed (by its page, a person or a crash): show the tab the next call would act on. */
+  private readonly onClosed = (): void => {
+    void this.follow();
+  };
+
+  private async fail(error: unknown): Promise<void> {
+    if (!this.active) return;
+    // An 'error' event nobody listens to would throw here, out of a page event handler.
+    if (this.listenerCount('error') > 0) this.emit('error', error instanceof Error ? error : new Error(String(error)));
+    await this.stop('error');
+  }
+}

@@ -7,4 +7,6 @@ export default defineConfig({
   clean: true,
   sourcemap: true,
   target: 'node20',
+  // import.meta.url is empty in CommonJS output; the shim makes createRequire(import.meta.url) work in both builds.
+  shims: true,
 });

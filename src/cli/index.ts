@@ -2,12 +2,11 @@
 /**
  * mastra-browser-toolset's command line: `mcp` serves the tools to MCP clients, `snapshot <url>` prints what an
  * agent reads of a page. Failures are one line on stderr and a non-zero exit code, never a stack trace.
+ * The toolset (and Mastra with it) is imported only by the command that needs it: --help answers at once.
  */
 import type { BrowserInfo } from '../browser/shared.js';
-import { BrowserToolError } from '../errors.js';
-import { serveHttp, serveStdio, type McpHttpServer } from '../mcp/server.js';
+import type { McpHttpServer } from '../mcp/server.js';
 import type { ResultLike } from '../tools/modelText.js';
-import { BrowserToolset } from '../toolset.js';
 import { BROWSER_FLAGS, BROWSER_FLAGS_HELP, packageVersion, parse, toolsetConfig, UsageError } from './options.js';
 
 const NAME = 'mastra-browser-toolset';
@@ -69,7 +68,9 @@ async function snapshot(args: string[]): Promise<number> {
     return 0;
   }
   if (positionals.length !== 1) throw new UsageError(`snapshot takes one URL (got ${positionals.length}), e.g. ${NAME} snapshot https://example.com`);
-  const toolset = new BrowserToolset(toolsetConfig(values));
+  const config = toolsetConfig(values);
+  const { BrowserToolset } = await import('../toolset.js');
+  const toolset = new BrowserToolset(config);
   try {
     const navigate = toolset.tools.browser_navigate;
     const result = (await navigate.execute!({ url: positionals[0]! }, {} as never)) as ResultLike;
@@ -98,7 +99,9 @@ async function mcp(args: string[]): Promise<number> {
   if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65_535)) throw new UsageError(`--port takes a port number, not "${values.port}"`);
   if (values.host !== undefined && port === undefined) throw new UsageError('--host needs --port (stdio has no address)');
 
-  const toolset = new BrowserToolset(toolsetConfig(values));
+  const config = toolsetConfig(values);
+  const [{ BrowserToolset }, { serveHttp, serveStdio }] = await Promise.all([import('../toolset.js'), import('../mcp/server.js')]);
+  const toolset = new BrowserToolset(config);
   const version = packageVersion();
   const toolCount = Object.keys(toolset.tools).length;
   let announced = false;
@@ -160,7 +163,7 @@ function fail(error: unknown): never {
     process.exit(2);
   }
   // A config the toolset refuses (e.g. a negative timeout in --config) is a usage mistake too.
-  const code = error instanceof BrowserToolError && error.code === 'invalid_input' ? 2 : 1;
+  const code = (error as { name?: string; code?: string }).name === 'BrowserToolError' && (error as { code?: string }).code === 'invalid_input' ? 2 : 1;
   log(`${NAME}: ${oneLine(error instanceof Error ? error.message : String(error))}`);
   process.exit(code);
 }

@@ -1,0 +1,10 @@
+import { BrowserToolset } from 'mastra-browser-toolset';
+
+/**
+ * One browser for the whole server: each agent thread gets its own isolated session in it, created on its
+ * first tool call. PLAYGROUND_BROWSER_ARGS passes extra Chromium flags (the test uses it to stay offline).
+ */
+export const browser = new BrowserToolset({
+  headless: process.env.PLAYGROUND_HEADED !== '1',
+  args: process.env.PLAYGROUND_BROWSER_ARGS ? JSON.parse(process.env.PLAYGROUND_BROWSER_ARGS) : [],
+});

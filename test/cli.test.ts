@@ -1,7 +1,11 @@
 /** The command line as a person runs it: real processes, a real Chromium, local pages. */
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MCP_FLAGS, parse, toolsetConfig } from '../src/cli/options.js';
+import { BrowserToolset } from '../src/index.js';
 import { OFFLINE_ARGS, startServer, type TestServer } from './helpers/server.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -69,6 +73,18 @@ describe('without a browser', () => {
     expectOneLineError(viewport, /--viewport takes WIDTHxHEIGHT/);
     expectOneLineError(missingUrl, /snapshot takes one URL/);
     expectOneLineError(config, /cannot read the config file/);
+  });
+
+  it('accepts the options of the integrations/mcp snippets and config example', () => {
+    for (const file of ['integrations/mcp/claude-code/.mcp.json', 'integrations/mcp/cursor/.cursor/mcp.json']) {
+      const { command, args } = JSON.parse(readFileSync(join(ROOT, file), 'utf8')).mcpServers.browser;
+      expect(command).toBe('npx');
+      expect(args.slice(0, 3)).toEqual(['-y', 'mastra-browser-toolset', 'mcp']);
+      expect(() => new BrowserToolset(toolsetConfig(parse(args.slice(3), MCP_FLAGS).values)), file).not.toThrow();
+    }
+    const config = toolsetConfig({ config: join(ROOT, 'integrations/mcp/browser.config.json'), headed: true });
+    expect(config).toMatchObject({ headless: false, allowedDomains: ['example.com', '*.example.com'] });
+    expect(Object.keys(new BrowserToolset(config).tools)).not.toContain('browser_screenshot');
   });
 
   it('reports a browser that is not there as browser_not_found, exit code 1', async () => {

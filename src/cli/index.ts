@@ -7,7 +7,7 @@
 import type { BrowserInfo } from '../browser/shared.js';
 import type { McpHttpServer } from '../mcp/server.js';
 import type { ResultLike } from '../tools/modelText.js';
-import { BROWSER_FLAGS, BROWSER_FLAGS_HELP, packageVersion, parse, toolsetConfig, UsageError } from './options.js';
+import { BROWSER_FLAGS, BROWSER_FLAGS_HELP, MCP_FLAGS, packageVersion, parse, toolsetConfig, UsageError } from './options.js';
 
 const NAME = 'mastra-browser-toolset';
 
@@ -89,7 +89,7 @@ async function snapshot(args: string[]): Promise<number> {
 }
 
 async function mcp(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, { ...BROWSER_FLAGS, port: { type: 'string' }, host: { type: 'string' } });
+  const { values, positionals } = parse(args, MCP_FLAGS);
   if (values.help) {
     process.stdout.write(MCP_HELP);
     return 0;

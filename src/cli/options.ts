@@ -28,6 +28,9 @@ export const BROWSER_FLAGS = {
   help: { type: 'boolean', short: 'h' },
 } as const satisfies Options;
 
+/** `mcp` takes the browser options and where to listen. */
+export const MCP_FLAGS = { ...BROWSER_FLAGS, port: { type: 'string' }, host: { type: 'string' } } as const satisfies Options;
+
 export const BROWSER_FLAGS_HELP = `Browser options:
   --config <file.json>          BrowserToolset config as JSON (any option of the README); flags override it
   --headless / --headed         run without / with a window (default: headless)

@@ -42,7 +42,7 @@ afterAll(async () => {
   await server.close();
 });
 
-describe('without a browser', () => {
+describe('without a browser', { timeout: 180_000 }, () => {
   it('has --help for the tool and for every command, and a version', async () => {
     const [top, mcp, snapshot, version, none] = await Promise.all([cli('--help'), cli('mcp', '--help'), cli('snapshot', '--help'), cli('--version'), cli()]);
     expect(top).toMatchObject({ code: 0 });
@@ -94,7 +94,7 @@ describe('without a browser', () => {
   });
 });
 
-describe('snapshot', () => {
+describe('snapshot', { timeout: 180_000 }, () => {
   it('prints what the agent reads of a page, and which browser was used on stderr only', async () => {
     const run = await cli('snapshot', server.url('/fixtures/form.html'), ...OFFLINE);
     expect(run.code, run.stderr).toBe(0);

@@ -16,7 +16,7 @@ import { OFFLINE_ARGS, startServer, type TestServer } from './helpers/server.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The CLI from source, as `npx mastra-browser-toolset mcp` runs it from dist. */
-const CLI = ['--import', 'tsx', 'src/cli/index.ts', 'mcp', '--timeout', '3000', '--navigation-timeout', '8000', ...OFFLINE_ARGS.map((arg) => `--browser-arg=${arg}`)];
+const CLI = ['--import', 'tsx', 'src/cli/index.ts', 'mcp', '--timeout', '5000', '--navigation-timeout', '20000', ...OFFLINE_ARGS.map((arg) => `--browser-arg=${arg}`)];
 
 type Content = Array<{ type: string; text?: string; data?: string; mimeType?: string }>;
 interface CallResult {
@@ -41,7 +41,7 @@ afterAll(async () => {
   await server.close();
 });
 
-describe('over stdio', () => {
+describe('over stdio', { timeout: 180_000 }, () => {
   let client: Client;
   let transport: StdioClientTransport;
   let stderr = '';
@@ -51,7 +51,7 @@ describe('over stdio', () => {
     transport.stderr?.on('data', (chunk) => (stderr += chunk));
     client = newClient();
     await client.connect(transport);
-  });
+  }, 180_000);
   afterAll(async () => {
     await client.close().catch(() => {});
   });
@@ -131,7 +131,7 @@ describe('over stdio', () => {
   });
 });
 
-describe('over streamable HTTP', () => {
+describe('over streamable HTTP', { timeout: 180_000 }, () => {
   let child: ChildProcess;
   let url: URL;
   let stderr = '';
@@ -146,7 +146,7 @@ describe('over streamable HTTP', () => {
       });
       child.once('exit', (code) => reject(new Error(`the server exited (${code}) before listening:\n${stderr}`)));
     });
-  });
+  }, 180_000);
   afterAll(() => {
     if (child.exitCode === null) child.kill('SIGKILL');
   });

@@ -5,7 +5,8 @@
  * what a user without it is told.
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -80,7 +81,8 @@ function script(load: string, config: object): string {
 `;
 }
 
-describe.skipIf(!online)('the packed package in an empty project', () => {
+// npm and fresh Node processes: slow on a busy machine, so generous limits (they bound, they do not measure).
+describe.skipIf(!online)('the packed package in an empty project', { timeout: 300_000 }, () => {
   let project: string;
   let server: TestServer;
 
@@ -95,8 +97,8 @@ describe.skipIf(!online)('the packed package in an empty project', () => {
 
   afterAll(async () => {
     await server?.close();
-    if (project) rmSync(project, { recursive: true, force: true });
-  });
+    if (project) await rm(project, { recursive: true, force: true });
+  }, 300_000);
 
   const config = { args: OFFLINE_ARGS, timeout: 5_000, navigationTimeout: 15_000 };
 

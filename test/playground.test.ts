@@ -49,7 +49,7 @@ beforeAll(async () => {
     if (ready) break;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-}, 120_000);
+}, 300_000);
 
 afterAll(async () => {
   if (child && child.exitCode === null) {
@@ -60,7 +60,7 @@ afterAll(async () => {
     expect(left, `processes left after SIGTERM:\n${output}`).toEqual([]);
   }
   await pages?.close();
-});
+}, 120_000);
 
 it('lists the agent with the browser tools through GET /api/agents', async () => {
   const agents = await (await fetch(`${api}/agents`)).json();

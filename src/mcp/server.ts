@@ -7,7 +7,7 @@
  * returned result `isError: false`, and sends screenshots as base64 text.
  */
 import { randomUUID } from 'node:crypto';
-import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -138,7 +138,15 @@ export async function serveHttp(toolset: BrowserToolset, options: HttpServeOptio
   const transports = new Map<string, StreamableHTTPServerTransport>();
   let allowedHosts: string[] | undefined;
 
-  const http: HttpServer = createHttpServer(async (req, res) => {
+  const http: HttpServer = createHttpServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      // One bad request must not stop the server for every other client.
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end(`MCP request failed: ${(error as Error).message}\n`);
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (path !== '/mcp') {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found. The MCP endpoint is /mcp.\n');
@@ -161,13 +169,13 @@ export async function serveHttp(toolset: BrowserToolset, options: HttpServeOptio
       });
       fresh.onclose = () => {
         const sessionId = fresh.sessionId;
-        if (sessionId && transports.delete(sessionId)) void closeConnection(toolset, sessionId);
+        if (sessionId && transports.delete(sessionId)) closeConnection(toolset, sessionId).catch(() => {});
       };
       await createMcpServer(toolset, options).connect(fresh);
       transport = fresh;
     }
     await transport.handleRequest(req, res);
-  });
+  }
 
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);

@@ -28,7 +28,7 @@ export function isAlive(pid: number): boolean {
 }
 
 /** Waits until none of `pids` is alive, for at most `limitMs`; returns the ones still alive. */
-export async function waitForExit(pids: number[], limitMs = 10_000): Promise<number[]> {
+export async function waitForExit(pids: number[], limitMs = 30_000): Promise<number[]> {
   const end = Date.now() + limitMs;
   let alive = pids.filter(isAlive);
   while (alive.length && Date.now() < end) {

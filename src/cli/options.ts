@@ -1,0 +1,128 @@
+/** Command-line flags shared by the commands, and how they become a BrowserToolsetConfig. */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { BrowserToolsetConfig } from '../config.js';
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/** A mistake in the command line: reported in one line with a pointer to --help, exit code 2. */
+export class UsageError extends Error {}
+
+export const BROWSER_FLAGS = {
+  config: { type: 'string' },
+  headless: { type: 'boolean' },
+  headed: { type: 'boolean' },
+  'executable-path': { type: 'string' },
+  chromium: { type: 'string' },
+  'cdp-url': { type: 'string' },
+  'ws-endpoint': { type: 'string' },
+  'allowed-domains': { type: 'string' },
+  'upload-dir': { type: 'string' },
+  'allow-evaluate': { type: 'boolean' },
+  viewport: { type: 'string' },
+  timeout: { type: 'string' },
+  'navigation-timeout': { type: 'string' },
+  'browser-arg': { type: 'string', multiple: true },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies Options;
+
+/** `mcp` takes the browser options and where to listen. */
+export const MCP_FLAGS = { ...BROWSER_FLAGS, port: { type: 'string' }, host: { type: 'string' } } as const satisfies Options;
+
+export const BROWSER_FLAGS_HELP = `Browser options:
+  --config <file.json>          BrowserToolset config as JSON (any option of the README); flags override it
+  --headless / --headed         run without / with a window (default: headless)
+  --executable-path <path>      the Chrome or Chromium to launch
+  --chromium <auto|system|bundled>  which browser to look for when none is named (default: auto)
+  --cdp-url <url>               attach to a running browser over CDP (http://127.0.0.1:9222)
+  --ws-endpoint <url>           attach to a Playwright browser server
+  --allowed-domains <a,b>       allow navigation only to these hosts (*.example.com matches subdomains)
+  --upload-dir <dir>            offer browser_upload, reading files from this directory only
+  --allow-evaluate              offer browser_evaluate (runs any JavaScript in the page)
+  --viewport <WxH>              viewport size (default: 1280x720)
+  --timeout <ms>                element actions (default: 10000)
+  --navigation-timeout <ms>     navigations (default: 30000)
+  --browser-arg <flag>          an extra Chromium flag; repeat for more`;
+
+export function parse<O extends Options>(args: string[], options: O): ReturnType<typeof parseArgs<{ args: string[]; options: O; allowPositionals: true; strict: true }>> {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    // Node's messages sometimes go on with advice about "--": the first sentence is the mistake.
+    throw new UsageError((error as Error).message.split('. ')[0]!);
+  }
+}
+
+function milliseconds(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = Number(value);
+  if (!Number.isFinite(ms) || ms <= 0) throw new UsageError(`--${flag} takes a number of milliseconds, not "${value}"`);
+  return ms;
+}
+
+function viewport(value: string | undefined): BrowserToolsetConfig['viewport'] {
+  if (value === undefined) return undefined;
+  const match = /^(\d+)x(\d+)$/.exec(value);
+  if (!match) throw new UsageError(`--viewport takes WIDTHxHEIGHT, e.g. 1280x720, not "${value}"`);
+  return { width: Number(match[1]), height: Number(match[2]) };
+}
+
+function readConfigFile(path: string | undefined): BrowserToolsetConfig {
+  if (path === undefined) return {};
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    throw new UsageError(`cannot read the config file ${path}`);
+  }
+  try {
+    const config = JSON.parse(text) as unknown;
+    if (!config || typeof config !== 'object' || Array.isArray(config)) throw new Error('not an object');
+    return config as BrowserToolsetConfig;
+  } catch (error) {
+    throw new UsageError(`the config file ${path} is not a JSON object (${(error as Error).message})`);
+  }
+}
+
+type BrowserFlagValues = { [K in keyof typeof BROWSER_FLAGS]?: (typeof BROWSER_FLAGS)[K] extends { multiple: true } ? string[] : (typeof BROWSER_FLAGS)[K]['type'] extends 'string' ? string : boolean };
+
+/** The config file, then the flags on top of it. */
+export function toolsetConfig(values: BrowserFlagValues): BrowserToolsetConfig {
+  if (values.headless && values.headed) throw new UsageError('give --headless or --headed, not both');
+  const chromium = values.chromium;
+  if (chromium !== undefined && !['auto', 'system', 'bundled'].includes(chromium)) throw new UsageError(`--chromium takes auto, system or bundled, not "${chromium}"`);
+  const fromFlags: BrowserToolsetConfig = {
+    headless: values.headed ? false : values.headless ? true : undefined,
+    executablePath: values['executable-path'],
+    chromium: chromium as BrowserToolsetConfig['chromium'],
+    cdpUrl: values['cdp-url'],
+    wsEndpoint: values['ws-endpoint'],
+    allowedDomains: values['allowed-domains']?.split(',').map((d) => d.trim()).filter(Boolean),
+    uploadDir: values['upload-dir'],
+    allowEvaluate: values['allow-evaluate'],
+    viewport: viewport(values.viewport),
+    timeout: milliseconds(values.timeout, 'timeout'),
+    navigationTimeout: milliseconds(values['navigation-timeout'], 'navigation-timeout'),
+  };
+  const file = readConfigFile(values.config);
+  const config: BrowserToolsetConfig = { ...file };
+  for (const [key, value] of Object.entries(fromFlags)) if (value !== undefined) (config as Record<string, unknown>)[key] = value;
+  if (values['browser-arg']?.length) config.args = [...(file.args ?? []), ...values['browser-arg']];
+  return config;
+}
+
+/** This package's version, from its package.json (found above this file in src/ and in dist/ alike). */
+export function packageVersion(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 4; i++) {
+    const file = join(dir, 'package.json');
+    if (existsSync(file)) {
+      const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'mastra-browser-toolset' && pkg.version) return pkg.version;
+    }
+    dir = dirname(dir);
+  }
+  return '0.0.0';
+}

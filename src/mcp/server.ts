@@ -1,0 +1,197 @@
+/**
+ * The toolset's tools over the Model Context Protocol, with the official SDK's low-level Server: the model reads
+ * the same text as in a Mastra agent (each tool's toModelOutput), failures are MCP tool errors (isError) with our
+ * code and hint, screenshots are image content, and every client connection gets its own browser session.
+ *
+ * Why not @mastra/mcp's MCPServer: it sends the JSON of the result instead of toModelOutput's text, marks every
+ * returned result `isError: false`, and sends screenshots as base64 text.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { sessionKey } from '../tools/defineTool.js';
+import type { BrowserToolId, BrowserToolset } from '../toolset.js';
+import { annotationsOf } from './annotations.js';
+
+export const SERVER_NAME = 'mastra-browser-toolset';
+
+const INSTRUCTIONS =
+  'A real web browser. Start with browser_navigate; it returns a snapshot of the page in which every element you can act on has a ref (e12). ' +
+  'Act by ref with the other tools, and take a new browser_snapshot when a result says the page changed. When a call fails, follow its hint.';
+
+/** What a tool's toModelOutput returns (see tools/modelText.ts and tools/screenshot.ts). */
+type ModelOutput =
+  | { type: 'text' | 'error-text'; value: string }
+  | { type: 'content'; value: Array<{ type: 'text'; text: string } | { type: 'image-data'; data: string; mediaType: string }> };
+
+interface McpTool {
+  description?: string;
+  inputSchema?: unknown;
+  execute?: (input: unknown, context: unknown) => Promise<unknown>;
+  toModelOutput?: (output: unknown) => unknown;
+}
+
+export function toCallToolResult(output: ModelOutput): CallToolResult {
+  if (output.type === 'content') {
+    return {
+      content: output.value.map((part) => (part.type === 'text' ? part : { type: 'image' as const, data: part.data, mimeType: part.mediaType })),
+    };
+  }
+  return { content: [{ type: 'text', text: output.value }], ...(output.type === 'error-text' ? { isError: true } : {}) };
+}
+
+/** The tool-call context that makes `sessionKey()` pick this connection's browser session. */
+function connectionContext(connectionId: string) {
+  return { mcp: { extra: { sessionId: connectionId } } };
+}
+
+function listTools(toolset: BrowserToolset): Tool[] {
+  return Object.entries(toolset.tools).map(([id, tool]) => ({
+    name: id,
+    description: (tool as McpTool).description,
+    inputSchema: toJsonSchemaCompat((tool as McpTool).inputSchema as Parameters<typeof toJsonSchemaCompat>[0]) as Tool['inputSchema'],
+    annotations: annotationsOf(id as BrowserToolId),
+  }));
+}
+
+/**
+ * An MCP server for one client connection. Calls without a transport session id (stdio) use `connectionId`;
+ * a streamable-HTTP session uses its own id. Each id is its own browser session in the toolset.
+ */
+export function createMcpServer(toolset: BrowserToolset, options: { version: string; connectionId?: string; onCall?: () => void }): Server {
+  const server = new Server({ name: SERVER_NAME, version: options.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const tools = listTools(toolset);
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const tool = (toolset.tools as Record<string, McpTool>)[request.params.name];
+    if (!tool?.execute || !tool.toModelOutput) {
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${request.params.name}". Tools: ${Object.keys(toolset.tools).join(', ')}.`);
+    }
+    const connectionId = extra.sessionId ?? options.connectionId ?? 'stdio';
+    try {
+      // The tool validates its arguments and never throws: a bad call comes back as an invalid_input result.
+      const result = await tool.execute(request.params.arguments ?? {}, connectionContext(connectionId));
+      return toCallToolResult(tool.toModelOutput(result) as ModelOutput);
+    } catch (error) {
+      return { content: [{ type: 'text', text: `error browser_error (retryable): ${(error as Error).message}` }], isError: true };
+    } finally {
+      options.onCall?.();
+    }
+  });
+  return server;
+}
+
+/** Closes the browser session of one MCP connection (a no-op with `scope: 'shared'`, where all connections share one). */
+async function closeConnection(toolset: BrowserToolset, connectionId: string): Promise<void> {
+  const key = sessionKey(connectionContext(connectionId), toolset.config);
+  if (key !== 'default') await toolset.sessions.closeSession(key);
+}
+
+export interface ServeOptions {
+  version: string;
+  /** Called after every tool call, e.g. to log which browser was launched. */
+  onCall?: () => void;
+}
+
+/** Serves one client over stdin/stdout. Resolves when the client disconnects (stdin ends or the transport closes). */
+export async function serveStdio(toolset: BrowserToolset, options: ServeOptions): Promise<void> {
+  const server = createMcpServer(toolset, { ...options, connectionId: 'stdio' });
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = () => resolve();
+    // The SDK's stdio transport does not notice the end of its input: a client that exits closes our stdin.
+    process.stdin.once('end', () => resolve());
+    process.stdin.once('close', () => resolve());
+  });
+  await server.connect(transport);
+  await closed;
+  await server.close().catch(() => {});
+  await closeConnection(toolset, 'stdio');
+}
+
+export interface HttpServeOptions extends ServeOptions {
+  port: number;
+  /** Default 127.0.0.1. Anything else exposes a browser to the network: only on purpose. */
+  host?: string;
+}
+
+export interface McpHttpServer {
+  url: string;
+  /** Open MCP sessions (one browser session each). */
+  sessions: () => number;
+  close: () => Promise<void>;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
+
+/**
+ * Serves the streamable-HTTP transport at `/mcp`. Each MCP session (from its initialize request to its DELETE
+ * or the server's close) gets a server, a transport and a browser session of its own.
+ */
+export async function serveHttp(toolset: BrowserToolset, options: HttpServeOptions): Promise<McpHttpServer> {
+  const host = options.host ?? '127.0.0.1';
+  const transports = new Map<string, StreamableHTTPServerTransport>();
+  let allowedHosts: string[] | undefined;
+
+  const http: HttpServer = createHttpServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      // One bad request must not stop the server for every other client.
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end(`MCP request failed: ${(error as Error).message}\n`);
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (path !== '/mcp') {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found. The MCP endpoint is /mcp.\n');
+      return;
+    }
+    const id = req.headers['mcp-session-id'];
+    let transport = typeof id === 'string' ? transports.get(id) : undefined;
+    if (!transport && typeof id === 'string') {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Unknown or closed MCP session; initialize a new one.' }, id: null }));
+      return;
+    }
+    if (!transport) {
+      // A request without a session id may only be an initialize request; the transport answers anything else with an error.
+      const fresh = new StreamableHTTPServerTransport({
+        sessionIdGenerator: randomUUID,
+        onsessioninitialized: (sessionId) => void transports.set(sessionId, fresh),
+        // A browser on loopback must not be reachable from web pages through DNS rebinding.
+        ...(allowedHosts ? { enableDnsRebindingProtection: true, allowedHosts } : {}),
+      });
+      fresh.onclose = () => {
+        const sessionId = fresh.sessionId;
+        if (sessionId && transports.delete(sessionId)) closeConnection(toolset, sessionId).catch(() => {});
+      };
+      await createMcpServer(toolset, options).connect(fresh);
+      transport = fresh;
+    }
+    await transport.handleRequest(req, res);
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(options.port, host, () => resolve());
+  });
+  const { port } = http.address() as AddressInfo;
+  if (LOOPBACK.has(host)) allowedHosts = [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+
+  return {
+    url: `http://${shownHost}:${port}/mcp`,
+    sessions: () => transports.size,
+    close: async () => {
+      await Promise.all([...transports.values()].map((t) => t.close().catch(() => {})));
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}

@@ -22,7 +22,7 @@ import { BrowserManager } from 'agent-browser';
 import { BrowserToolset, DEFAULT_CHROMIUM_ARGS } from '../src/index.js';
 import { OFFLINE_ARGS, startServer } from '../test/helpers/server.js';
 import { chromiumTree, Sampler, settleTo, type Peak, type TreeMemory } from './sessions/processes.js';
-import { formTask, Latencies, markerOf, ourDriver, peerDriver, step, TaskError, type Driver, type TaskFailure } from './sessions/task.js';
+import { formTask, Latencies, markerOf, ourDriver, peerDriver, step, Tally, TaskError, type Driver, type TaskFailure } from './sessions/task.js';
 import { quantile } from './stats.js';
 import { CHROMIUM } from './systems.js';
 
@@ -85,9 +85,13 @@ interface ThreadsRun {
   wallMs: number;
   latency: ReturnType<typeof latencySummary>;
   byTool: ReturnType<typeof byTool>;
+  /** Calls answered `ok: false`, plus leaks and wrong state: the goal is zero. */
   failures: number;
   failureCodes: Record<string, number>;
-  failureSamples: Array<TaskFailure & { thread: number }>;
+  /** Tasks that reached their end (a timed-out call is retried once). */
+  tasksCompleted: number;
+  taskFailures: Array<TaskFailure & { thread: number }>;
+  notices: Record<string, number>;
   idle: TreeMemory;
   peak: Peak;
   /** All tasks done, every session still open. */
@@ -97,21 +101,42 @@ interface ThreadsRun {
   loadAverage: number;
 }
 
+/** Failures that are not a failed call: another thread's state seen, own state missing, an exception. */
+const NOT_A_CALL = new Set(['leak', 'wrong_state', 'crash']);
+
 async function runThreads(threads: number, drive: (i: number, latencies: Latencies) => Driver, phase: string, idle: TreeMemory): Promise<Omit<ThreadsRun, 'leftAfterClose'>> {
   const loadAverage = load();
   const latencies = new Latencies();
-  const failures: Array<TaskFailure & { thread: number }> = [];
+  const tally = new Tally();
+  const failed: Array<TaskFailure & { thread: number }> = [];
   const sampler = new Sampler().start(1_000);
   const start = performance.now();
   await Promise.all(
     Array.from({ length: threads }, (_, i) =>
-      formTask(drive(i, latencies), markerOf(phase, i), server.url).catch((error) => void failures.push({ thread: i, ...asFailure(error) })),
+      formTask(drive(i, latencies), markerOf(phase, i), server.url, tally).catch((error) => void failed.push({ thread: i, ...asFailure(error) })),
     ),
   );
   const wallMs = Math.round(performance.now() - start);
   const end = await chromiumTree();
   const peak = await sampler.stop(end);
-  return { threads, wallMs, latency: latencySummary(latencies), byTool: byTool(latencies), failures: failures.length, failureCodes: codeCounts(failures), failureSamples: failures.slice(0, 5), idle, peak, end, loadAverage };
+  const other = failed.filter((f) => NOT_A_CALL.has(f.code));
+  const failureCodes = { ...tally.failedCalls };
+  for (const f of other) failureCodes[f.code] = (failureCodes[f.code] ?? 0) + 1;
+  return {
+    threads,
+    wallMs,
+    latency: latencySummary(latencies),
+    byTool: byTool(latencies),
+    failures: tally.failed + other.length,
+    failureCodes,
+    tasksCompleted: threads - failed.length,
+    taskFailures: failed.slice(0, 5),
+    notices: tally.notices,
+    idle,
+    peak,
+    end,
+    loadAverage,
+  };
 }
 
 async function concurrency(threads: number): Promise<ThreadsRun> {
@@ -178,6 +203,7 @@ function slope(points: Array<[number, number]>): number {
 async function soak(cycles: number) {
   const toolset = new BrowserToolset(baseConfig);
   const latencies = new Latencies();
+  const tally = new Tally();
   const failures: Array<TaskFailure & { cycle: number }> = [];
   const samples: SoakSample[] = [];
   /** Open a session, fill the form by refs from the navigation's snapshot, close the session. */
@@ -186,9 +212,9 @@ async function soak(cycles: number) {
     const marker = markerOf('soak', i % 1000);
     const driver = ourDriver(toolset, thread, latencies);
     try {
-      const form = await step(driver, marker, 'open form', 'navigate', { url: server.url('/fixtures/form.html') });
-      await step(driver, marker, 'type name', 'type', { ref: driver.ref(form.snapshot ?? '', 'textbox', 'Full name *'), text: marker });
-      await step(driver, marker, 'tick terms', 'click', { ref: driver.ref(form.snapshot ?? '', 'checkbox', 'I accept the terms') });
+      const form = await step(driver, marker, 'open form', 'navigate', { url: server.url('/fixtures/form.html') }, tally);
+      await step(driver, marker, 'type name', 'type', { ref: driver.ref(form.snapshot ?? '', 'textbox', 'Full name *'), text: marker }, tally);
+      await step(driver, marker, 'tick terms', 'click', { ref: driver.ref(form.snapshot ?? '', 'checkbox', 'I accept the terms') }, tally);
     } catch (error) {
       failures.push({ cycle: i, ...asFailure(error) });
     } finally {
@@ -243,9 +269,11 @@ async function soak(cycles: number) {
     lanes: SOAK_LANES,
     latency: latencySummary(latencies),
     byTool: byTool(latencies),
-    failures: failures.length,
-    failureCodes: codeCounts(failures),
+    failures: tally.failed + failures.filter((f) => NOT_A_CALL.has(f.code)).length,
+    failureCodes: { ...tally.failedCalls, ...codeCounts(failures.filter((f) => NOT_A_CALL.has(f.code))) },
+    cyclesCompleted: cycles - failures.filter((f) => f.cycle >= 0).length,
     failureSamples: failures.slice(0, 5),
+    notices: tally.notices,
     samples,
     first,
     last,
@@ -538,13 +566,14 @@ const lines = [
   '## Concurrency: N threads at once on one toolset (maxSessions = N)',
   '',
   table(
-    ['threads', 'wall (s)', 'tool calls', 'failures', 'codes', 'p50 (ms)', 'p95 (ms)', 'max (ms)', 'processes idle / peak', 'PSS idle / peak (MB)', 'PSS per session (MB)', 'RSS peak (MB)', 'RSS per session (MB)', 'load avg'],
+    ['threads', 'wall (s)', 'tool calls', 'failures', 'codes', 'tasks completed', 'p50 (ms)', 'p95 (ms)', 'max (ms)', 'processes idle / peak', 'PSS idle / peak (MB)', 'PSS per session (MB)', 'RSS peak (MB)', 'RSS per session (MB)', 'load avg'],
     concurrencyRuns.map((r) => [
       r.threads,
       (r.wallMs / 1000).toFixed(1),
       r.latency.calls,
       r.failures,
       codes(r.failureCodes),
+      `${r.tasksCompleted} / ${r.threads}`,
       r.latency.p50,
       r.latency.p95,
       r.latency.max,
@@ -557,31 +586,32 @@ const lines = [
     ]),
   ),
   '',
-  'Per session = (peak − idle browser) / N. Idle = the launched browser after its warm-up session was closed. Latency is per tool call as the caller sees it, all threads pooled.',
+  'Per session = (peak − idle browser) / N. Idle = the launched browser after its warm-up session was closed. Latency is per tool call as the caller sees it, all threads pooled. A call that times out is retried once, as its hint says (the timeout still counts as a failure); a task that fails otherwise stops there.',
+  ...concurrencyRuns.filter((r) => Object.keys(r.notices).length).map((r) => `- N = ${r.threads}, notices in results: ${codes(r.notices)}`),
   ...concurrencyRuns.filter((r) => r.leftAfterClose).map((r) => `\n**Leak:** ${r.leftAfterClose} Chromium processes still running after close() (N = ${r.threads}).`),
-  ...concurrencyRuns.flatMap((r) => r.failureSamples.map((f) => `- N = ${r.threads}, thread ${f.thread}: ${f.step}: ${f.code} ${f.message}`)),
+  ...concurrencyRuns.flatMap((r) => r.taskFailures.map((f) => `- N = ${r.threads}, thread ${f.thread} stopped at ${f.step}: ${f.code} ${f.message}`)),
   '',
   '## Peer in the same run: @mastra/agent-browser, 10 threads',
   '',
   'One `AgentBrowser` with its default `thread` scope, which launches a browser (agent-browser `BrowserManager`) per thread, given the same Chromium and flags. Same task, same checks.',
   '',
   table(
-    ['system', 'threads', 'failures', 'p50 (ms)', 'p95 (ms)', 'processes (peak)', 'processes per thread', 'PSS peak (MB)', 'PSS per thread (MB)', 'RSS peak (MB)'],
+    ['system', 'threads', 'failures', 'tasks completed', 'p50 (ms)', 'p95 (ms)', 'processes (peak)', 'processes per thread', 'PSS peak (MB)', 'PSS per thread (MB)', 'RSS peak (MB)'],
     [
-      ...(ours10 ? [['ours (one browser)', ours10.threads, ours10.failures, ours10.latency.p50, ours10.latency.p95, ours10.peak.maxProcesses, (ours10.peak.maxProcesses / ours10.threads).toFixed(1), mb(ours10.peak.pssKb), `${ourTotal10} (${ourMarginal10} beyond the idle browser)`, mb(ours10.peak.rssKb)]] : []),
-      ['@mastra/agent-browser', peerRun.threads, `${peerRun.failures}${peerRun.failures ? ` (${codes(peerRun.failureCodes)})` : ''}`, peerRun.latency.p50, peerRun.latency.p95, peerRun.peak.maxProcesses, (peerRun.peak.maxProcesses / peerRun.threads).toFixed(1), mb(peerRun.peak.pssKb), peerPss, mb(peerRun.peak.rssKb)],
+      ...(ours10 ? [['ours (one browser)', ours10.threads, ours10.failures, `${ours10.tasksCompleted} / ${ours10.threads}`, ours10.latency.p50, ours10.latency.p95, ours10.peak.maxProcesses, (ours10.peak.maxProcesses / ours10.threads).toFixed(1), mb(ours10.peak.pssKb), `${ourTotal10} (${ourMarginal10} beyond the idle browser)`, mb(ours10.peak.rssKb)]] : []),
+      ['@mastra/agent-browser', peerRun.threads, `${peerRun.failures}${peerRun.failures ? ` (${codes(peerRun.failureCodes)})` : ''}`, `${peerRun.tasksCompleted} / ${peerRun.threads}`, peerRun.latency.p50, peerRun.latency.p95, peerRun.peak.maxProcesses, (peerRun.peak.maxProcesses / peerRun.threads).toFixed(1), mb(peerRun.peak.pssKb), peerPss, mb(peerRun.peak.rssKb)],
     ],
   ),
   '',
   ours10
     ? `Ratio at 10 threads: @mastra/agent-browser uses ${(peerRun.peak.maxProcesses / ours10.peak.maxProcesses).toFixed(1)}× the processes and ${(peerRun.peak.pssKb / ours10.peak.pssKb).toFixed(1)}× the PSS (${peerPss} MB per thread against ${ourTotal10} MB with the shared browser counted in, ${ourMarginal10} MB beyond it).`
     : 'Ratio: run with 10 in --threads to compare.',
-  ...peerRun.failureSamples.map((f) => `- peer thread ${f.thread}: ${f.step}: ${f.code} ${f.message}`),
+  ...peerRun.taskFailures.map((f) => `- peer thread ${f.thread} stopped at ${f.step}: ${f.code} ${f.message}`),
   ...(peerRun.leftAfterClose ? [`\n**Peer leak:** ${peerRun.leftAfterClose} Chromium processes still running after AgentBrowser.close().`] : []),
   '',
   `## Soak: ${s.cycles} cycles of open → navigate, type, click → closeSession`,
   '',
-  `One toolset; each cycle is a new thread (\`soak-<i>\`) doing 3 tool calls (navigate to the form, type and click by refs from the navigation's snapshot), then \`toolset.closeSession\`. Cycles run in batches of ${SAMPLE_EVERY}, ${s.lanes} conversations at a time; between batches no session is open, and a sample is taken 0.5 s after the last close and after a Node GC. ${s.failures} failures${s.failures ? ` (${codes(s.failureCodes)})` : ''}; tool call p50 ${s.latency.p50} ms, p95 ${s.latency.p95} ms; ${(s.wallMs / 1000).toFixed(0)} s; load average ${s.loadAverage} at the start.`,
+  `One toolset; each cycle is a new thread (\`soak-<i>\`) doing 3 tool calls (navigate to the form, type and click by refs from the navigation's snapshot), then \`toolset.closeSession\`. Cycles run in batches of ${SAMPLE_EVERY}, ${s.lanes} conversations at a time; between batches no session is open, and a sample is taken 0.5 s after the last close and after a Node GC. ${s.failures} failures${s.failures ? ` (${codes(s.failureCodes)})` : ''}, ${s.cyclesCompleted} / ${s.cycles} cycles completed; tool call p50 ${s.latency.p50} ms, p95 ${s.latency.p95} ms; ${(s.wallMs / 1000).toFixed(0)} s; load average ${s.loadAverage} at the start.`,
   '',
   table(
     ['cycle', 'Chromium processes', 'Chromium PSS (MB)', 'Chromium RSS (MB)', 'open contexts', 'open sessions', 'Node RSS (MB)', 'Node heap after GC (MB)'],
@@ -597,6 +627,9 @@ const lines = [
       ['verdict', grows(s.first.processes, s.last.processes, 0), grows(s.first.pssMb, s.last.pssMb, 20), grows(s.first.nodeRssMb, s.last.nodeRssMb, 20), grows(s.first.nodeHeapMb, s.last.nodeHeapMb, 5)],
     ],
   ),
+  '',
+  ...s.failureSamples.map((f) => `- cycle ${f.cycle} stopped at ${f.step}: ${f.code} ${f.message}`),
+  ...(Object.keys(s.notices).length ? [`- notices in results: ${codes(s.notices)}`] : []),
   '',
   `Flat means last − first within 0 processes, 20 MB of PSS or Node RSS, 5 MB of heap; the slope is a least-squares fit over all samples. Chromium processes left after close(): ${s.leftAfterClose}.`,
   '',

@@ -102,13 +102,38 @@ export class TaskError extends Error {
   }
 }
 
-/** Makes one call and fails the task on `ok: false` or on another thread's marker anywhere in the result. */
-export async function step(driver: Driver, marker: string, name: string, tool: Parameters<Driver['call']>[0], input: Record<string, unknown>): Promise<Outcome> {
-  const outcome = await driver.call(tool, input);
-  const foreign = [...new Set(outcome.text.match(MARKER) ?? [])].filter((m) => m !== marker);
-  if (foreign.length) throw new TaskError({ step: name, code: 'leak', message: `saw ${foreign.join(', ')}` });
-  if (!outcome.ok) throw new TaskError({ step: name, code: outcome.code ?? 'unknown', message: (outcome.message ?? '').slice(0, 200) });
-  return outcome;
+/** What a phase's calls said besides their data: failed calls by code, and notices by their first words. */
+export class Tally {
+  readonly failedCalls: Record<string, number> = {};
+  readonly notices: Record<string, number> = {};
+
+  note(outcome: Outcome): void {
+    if (!outcome.ok) this.failedCalls[outcome.code ?? 'unknown'] = (this.failedCalls[outcome.code ?? 'unknown'] ?? 0) + 1;
+    for (const notice of outcome.notices) {
+      const kind = notice.split(/[:(.]/)[0]!.slice(0, 60);
+      this.notices[kind] = (this.notices[kind] ?? 0) + 1;
+    }
+  }
+
+  get failed(): number {
+    return Object.values(this.failedCalls).reduce((a, b) => a + b, 0);
+  }
+}
+
+/**
+ * Makes one call; fails the task on `ok: false` or on another thread's marker anywhere in the result. A
+ * `timeout` is retried once, as its hint tells the model to (it still counts as a failed call).
+ */
+export async function step(driver: Driver, marker: string, name: string, tool: Parameters<Driver['call']>[0], input: Record<string, unknown>, tally?: Tally): Promise<Outcome> {
+  for (let attempt = 0; ; attempt++) {
+    const outcome = await driver.call(tool, input);
+    tally?.note(outcome);
+    const foreign = [...new Set(outcome.text.match(MARKER) ?? [])].filter((m) => m !== marker);
+    if (foreign.length) throw new TaskError({ step: name, code: 'leak', message: `saw ${foreign.join(', ')}` });
+    if (outcome.ok) return outcome;
+    if (outcome.code === 'timeout' && attempt === 0) continue;
+    throw new TaskError({ step: name, code: outcome.code ?? 'unknown', message: (outcome.message ?? '').slice(0, 200) });
+  }
 }
 
 function expect(condition: boolean, name: string, message: string): void {
@@ -121,19 +146,19 @@ function expect(condition: boolean, name: string, message: string): void {
  * the title and read cookies and storage back, then read the page. Any other thread's marker, or a missing
  * own one, fails it.
  */
-export async function formTask(driver: Driver, marker: string, url: (path: string) => string): Promise<void> {
-  await step(driver, marker, 'open form', 'navigate', { url: url('/fixtures/form.html') });
-  const form = await step(driver, marker, 'read form', 'snapshot', {});
+export async function formTask(driver: Driver, marker: string, url: (path: string) => string, tally?: Tally): Promise<void> {
+  await step(driver, marker, 'open form', 'navigate', { url: url('/fixtures/form.html') }, tally);
+  const form = await step(driver, marker, 'read form', 'snapshot', {}, tally);
   const name = driver.ref(form.snapshot ?? '', 'textbox', 'Full name *');
   const terms = driver.ref(form.snapshot ?? '', 'checkbox', 'I accept the terms');
   expect(name !== undefined && terms !== undefined, 'read form', 'no refs for the name field and the terms box');
-  const set = await step(driver, marker, 'set marker', 'evaluate', { script: `(document.cookie = 'who=${marker}', localStorage.setItem('who', '${marker}'), document.cookie)` });
+  const set = await step(driver, marker, 'set marker', 'evaluate', { script: `(document.cookie = 'who=${marker}', localStorage.setItem('who', '${marker}'), document.cookie)` }, tally);
   expect(set.value === `who=${marker}`, 'set marker', `cookies right after setting: ${JSON.stringify(set.value)}`);
-  await step(driver, marker, 'type name', 'type', { ref: name, text: marker });
-  await step(driver, marker, 'tick terms', 'click', { ref: terms });
-  await step(driver, marker, 'open page B', 'navigate', { url: url('/fixtures/page-b.html') });
-  const back = await step(driver, marker, 'read marker', 'evaluate', { script: `(document.title = '${marker}', document.cookie + '|' + localStorage.getItem('who'))` });
+  await step(driver, marker, 'type name', 'type', { ref: name, text: marker }, tally);
+  await step(driver, marker, 'tick terms', 'click', { ref: terms }, tally);
+  await step(driver, marker, 'open page B', 'navigate', { url: url('/fixtures/page-b.html') }, tally);
+  const back = await step(driver, marker, 'read marker', 'evaluate', { script: `(document.title = '${marker}', document.cookie + '|' + localStorage.getItem('who'))` }, tally);
   expect(back.value === `who=${marker}|${marker}`, 'read marker', `cookie|storage: ${JSON.stringify(back.value)}`);
-  const page = await step(driver, marker, 'read page B', 'snapshot', {});
+  const page = await step(driver, marker, 'read page B', 'snapshot', {}, tally);
   expect(page.title === marker && (page.snapshot ?? '').includes('Continue'), 'read page B', `title ${JSON.stringify(page.title)}`);
 }

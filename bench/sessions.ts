@@ -96,6 +96,8 @@ interface ThreadsRun {
   peak: Peak;
   /** All tasks done, every session still open. */
   end: TreeMemory;
+  /** Sessions with a tab open at the end: what the memory per session is divided by (threads whose first call timed out may have none). */
+  sessionsWithTab: number;
   /** Chromium processes left after close(): should be 0. */
   leftAfterClose: number;
   loadAverage: number;
@@ -104,7 +106,13 @@ interface ThreadsRun {
 /** Failures that are not a failed call: another thread's state seen, own state missing, an exception. */
 const NOT_A_CALL = new Set(['leak', 'wrong_state', 'crash']);
 
-async function runThreads(threads: number, drive: (i: number, latencies: Latencies) => Driver, phase: string, idle: TreeMemory): Promise<Omit<ThreadsRun, 'leftAfterClose'>> {
+async function runThreads(
+  threads: number,
+  drive: (i: number, latencies: Latencies) => Driver,
+  phase: string,
+  idle: TreeMemory,
+  tabsOpen: () => number,
+): Promise<Omit<ThreadsRun, 'leftAfterClose'>> {
   const loadAverage = load();
   const latencies = new Latencies();
   const tally = new Tally();
@@ -118,6 +126,7 @@ async function runThreads(threads: number, drive: (i: number, latencies: Latenci
   );
   const wallMs = Math.round(performance.now() - start);
   const end = await chromiumTree();
+  const sessionsWithTab = tabsOpen();
   const peak = await sampler.stop(end);
   const other = failed.filter((f) => NOT_A_CALL.has(f.code));
   const failureCodes = { ...tally.failedCalls };
@@ -135,6 +144,7 @@ async function runThreads(threads: number, drive: (i: number, latencies: Latenci
     idle,
     peak,
     end,
+    sessionsWithTab,
     loadAverage,
   };
 }
@@ -147,7 +157,8 @@ async function concurrency(threads: number): Promise<ThreadsRun> {
     await toolset.closeSession('warmup');
     await sleep(1_500);
     const idle = await chromiumTree();
-    const run = await runThreads(threads, (i, latencies) => ourDriver(toolset, `c${threads}-${i}`, latencies), `c${threads}`, idle);
+    const tabs = () => toolset.sessions.keys().filter((key) => toolset.sessions.peek(key)!.pages().length > 0).length;
+    const run = await runThreads(threads, (i, latencies) => ourDriver(toolset, `c${threads}-${i}`, latencies), `c${threads}`, idle, tabs);
     await toolset.close();
     return { ...run, leftAfterClose: (await settleTo(0)).processes };
   } finally {
@@ -171,7 +182,8 @@ async function peer(threads: number): Promise<ThreadsRun> {
   givePeerOurFlags();
   const browser = new AgentBrowser({ headless: true, executablePath: CHROMIUM, viewport: { width: 1280, height: 720 } });
   try {
-    const run = await runThreads(threads, (i, latencies) => peerDriver(browser, `peer-${i}`, latencies), 'peer', await chromiumTree());
+    // Each thread's browser opens with its tab; the peer exposes no count, and every thread reached its first page here or failed.
+    const run = await runThreads(threads, (i, latencies) => peerDriver(browser, `peer-${i}`, latencies), 'peer', await chromiumTree(), () => threads);
     await browser.close();
     return { ...run, leftAfterClose: (await settleTo(0)).processes };
   } finally {
@@ -183,6 +195,7 @@ interface SoakSample {
   cycle: number;
   processes: number;
   pssMb: number;
+  privateMb: number;
   rssMb: number;
   contexts: number;
   sessions: number;
@@ -230,6 +243,7 @@ async function soak(cycles: number) {
       cycle,
       processes: tree.processes,
       pssMb: mb(tree.pssKb),
+      privateMb: mb(tree.privateKb),
       rssMb: mb(tree.rssKb),
       contexts: contextsOf(toolset),
       sessions: toolset.sessions.size,
@@ -277,7 +291,7 @@ async function soak(cycles: number) {
     samples,
     first,
     last,
-    slopePerCycle: { processes: perCycle('processes'), pssMb: perCycle('pssMb'), rssMb: perCycle('rssMb'), contexts: perCycle('contexts'), nodeRssMb: perCycle('nodeRssMb'), nodeHeapMb: perCycle('nodeHeapMb') },
+    slopePerCycle: { processes: perCycle('processes'), pssMb: perCycle('pssMb'), privateMb: perCycle('privateMb'), rssMb: perCycle('rssMb'), contexts: perCycle('contexts'), nodeRssMb: perCycle('nodeRssMb'), nodeHeapMb: perCycle('nodeHeapMb') },
     leftAfterClose,
   };
 }
@@ -538,7 +552,7 @@ meta.wallSeconds = Math.round((performance.now() - began) / 1000);
 
 // ---- report ----
 
-const perSession = (run: ThreadsRun, key: 'pssKb' | 'rssKb') => mb((run.peak[key] - run.idle[key]) / run.threads);
+const perSession = (run: ThreadsRun, key: 'pssKb' | 'rssKb' | 'privateKb') => mb((run.peak[key] - run.idle[key]) / Math.max(1, run.sessionsWithTab));
 const codes = (c: Record<string, number>) => Object.entries(c).map(([k, v]) => `${k} ${v}`).join(', ') || '-';
 const table = (head: string[], rows: Array<Array<string | number | null>>) =>
   [`| ${head.join(' | ')} |`, `|${head.map(() => '---:').join('|')}|`, ...rows.map((r) => `| ${r.map((x) => x ?? '-').join(' | ')} |`)].join('\n');
@@ -566,7 +580,7 @@ const lines = [
   '## Concurrency: N threads at once on one toolset (maxSessions = N)',
   '',
   table(
-    ['threads', 'wall (s)', 'tool calls', 'failures', 'codes', 'tasks completed', 'p50 (ms)', 'p95 (ms)', 'max (ms)', 'processes idle / peak', 'PSS idle / peak (MB)', 'PSS per session (MB)', 'RSS peak (MB)', 'RSS per session (MB)', 'load avg'],
+    ['threads', 'wall (s)', 'tool calls', 'failures', 'codes', 'tasks completed', 'p50 (ms)', 'p95 (ms)', 'max (ms)', 'sessions with a tab', 'processes idle / peak', 'PSS idle / peak (MB)', 'PSS per session (MB)', 'private per session (MB)', 'RSS peak (MB)', 'RSS per session (MB)', 'load avg'],
     concurrencyRuns.map((r) => [
       r.threads,
       (r.wallMs / 1000).toFixed(1),
@@ -577,16 +591,18 @@ const lines = [
       r.latency.p50,
       r.latency.p95,
       r.latency.max,
+      r.sessionsWithTab,
       `${r.idle.processes} / ${r.peak.maxProcesses}`,
       `${mb(r.idle.pssKb)} / ${mb(r.peak.pssKb)}`,
       perSession(r, 'pssKb'),
+      perSession(r, 'privateKb'),
       mb(r.peak.rssKb),
       perSession(r, 'rssKb'),
       r.loadAverage,
     ]),
   ),
   '',
-  'Per session = (peak − idle browser) / N. Idle = the launched browser after its warm-up session was closed. Latency is per tool call as the caller sees it, all threads pooled. A call that times out is retried once, as its hint says (the timeout still counts as a failure); a task that fails otherwise stops there.',
+  'The first call of a thread opens its session (a browser context and a tab, so a renderer process) within that call\'s budget (navigationTimeout 30 s + 1.5 s to answer). "The tab stopped responding" notices mean a tab did not run a trivial script within 1.5 s after a timed-out call and was replaced. Per session = (peak − idle browser) / sessions with a tab open at the end (N when every thread got its first page). Private = pages mapped by one process only (USS). Idle = the launched browser after its warm-up session was closed. Latency is per tool call as the caller sees it, all threads pooled. A call that times out is retried once, as its hint says (the timeout still counts as a failure); a task that fails otherwise stops there.',
   ...concurrencyRuns.filter((r) => Object.keys(r.notices).length).map((r) => `- N = ${r.threads}, notices in results: ${codes(r.notices)}`),
   ...concurrencyRuns.filter((r) => r.leftAfterClose).map((r) => `\n**Leak:** ${r.leftAfterClose} Chromium processes still running after close() (N = ${r.threads}).`),
   ...concurrencyRuns.flatMap((r) => r.taskFailures.map((f) => `- N = ${r.threads}, thread ${f.thread} stopped at ${f.step}: ${f.code} ${f.message}`)),
@@ -596,10 +612,10 @@ const lines = [
   'One `AgentBrowser` with its default `thread` scope, which launches a browser (agent-browser `BrowserManager`) per thread, given the same Chromium and flags. Same task, same checks.',
   '',
   table(
-    ['system', 'threads', 'failures', 'tasks completed', 'p50 (ms)', 'p95 (ms)', 'processes (peak)', 'processes per thread', 'PSS peak (MB)', 'PSS per thread (MB)', 'RSS peak (MB)'],
+    ['system', 'threads', 'failures', 'tasks completed', 'p50 (ms)', 'p95 (ms)', 'processes (peak)', 'processes per thread', 'PSS peak (MB)', 'PSS per thread (MB)', 'private per thread (MB)', 'RSS peak (MB)'],
     [
-      ...(ours10 ? [['ours (one browser)', ours10.threads, ours10.failures, `${ours10.tasksCompleted} / ${ours10.threads}`, ours10.latency.p50, ours10.latency.p95, ours10.peak.maxProcesses, (ours10.peak.maxProcesses / ours10.threads).toFixed(1), mb(ours10.peak.pssKb), `${ourTotal10} (${ourMarginal10} beyond the idle browser)`, mb(ours10.peak.rssKb)]] : []),
-      ['@mastra/agent-browser', peerRun.threads, `${peerRun.failures}${peerRun.failures ? ` (${codes(peerRun.failureCodes)})` : ''}`, `${peerRun.tasksCompleted} / ${peerRun.threads}`, peerRun.latency.p50, peerRun.latency.p95, peerRun.peak.maxProcesses, (peerRun.peak.maxProcesses / peerRun.threads).toFixed(1), mb(peerRun.peak.pssKb), peerPss, mb(peerRun.peak.rssKb)],
+      ...(ours10 ? [['ours (one browser)', ours10.threads, ours10.failures, `${ours10.tasksCompleted} / ${ours10.threads}`, ours10.latency.p50, ours10.latency.p95, ours10.peak.maxProcesses, (ours10.peak.maxProcesses / ours10.threads).toFixed(1), mb(ours10.peak.pssKb), `${ourTotal10} (${ourMarginal10} beyond the idle browser)`, `${mb(ours10.peak.privateKb / ours10.threads)} (${perSession(ours10, 'privateKb')})`, mb(ours10.peak.rssKb)]] : []),
+      ['@mastra/agent-browser', peerRun.threads, `${peerRun.failures}${peerRun.failures ? ` (${codes(peerRun.failureCodes)})` : ''}`, `${peerRun.tasksCompleted} / ${peerRun.threads}`, peerRun.latency.p50, peerRun.latency.p95, peerRun.peak.maxProcesses, (peerRun.peak.maxProcesses / peerRun.threads).toFixed(1), mb(peerRun.peak.pssKb), peerPss, mb(peerRun.peak.privateKb / peerRun.threads), mb(peerRun.peak.rssKb)],
     ],
   ),
   '',
@@ -614,24 +630,31 @@ const lines = [
   `One toolset; each cycle is a new thread (\`soak-<i>\`) doing 3 tool calls (navigate to the form, type and click by refs from the navigation's snapshot), then \`toolset.closeSession\`. Cycles run in batches of ${SAMPLE_EVERY}, ${s.lanes} conversations at a time; between batches no session is open, and a sample is taken 0.5 s after the last close and after a Node GC. ${s.failures} failures${s.failures ? ` (${codes(s.failureCodes)})` : ''}, ${s.cyclesCompleted} / ${s.cycles} cycles completed; tool call p50 ${s.latency.p50} ms, p95 ${s.latency.p95} ms; ${(s.wallMs / 1000).toFixed(0)} s; load average ${s.loadAverage} at the start.`,
   '',
   table(
-    ['cycle', 'Chromium processes', 'Chromium PSS (MB)', 'Chromium RSS (MB)', 'open contexts', 'open sessions', 'Node RSS (MB)', 'Node heap after GC (MB)'],
-    s.samples.map((x) => [x.cycle, x.processes, x.pssMb, x.rssMb, x.contexts, x.sessions, x.nodeRssMb, x.nodeHeapMb]),
+    ['cycle', 'Chromium processes', 'Chromium PSS (MB)', 'Chromium private (MB)', 'Chromium RSS (MB)', 'open contexts', 'open sessions', 'Node RSS (MB)', 'Node heap after GC (MB)'],
+    s.samples.map((x) => [x.cycle, x.processes, x.pssMb, x.privateMb, x.rssMb, x.contexts, x.sessions, x.nodeRssMb, x.nodeHeapMb]),
   ),
   '',
   table(
-    ['', 'processes', 'Chromium PSS (MB)', 'Node RSS (MB)', 'Node heap (MB)'],
+    ['', 'processes', 'Chromium PSS (MB)', 'Chromium private (MB)', 'Node RSS (MB)', 'Node heap (MB)'],
     [
-      ['first (cycle 0)', s.first.processes, s.first.pssMb, s.first.nodeRssMb, s.first.nodeHeapMb],
-      [`last (cycle ${s.cycles})`, s.last.processes, s.last.pssMb, s.last.nodeRssMb, s.last.nodeHeapMb],
-      ['slope per cycle', s.slopePerCycle.processes, s.slopePerCycle.pssMb, s.slopePerCycle.nodeRssMb, s.slopePerCycle.nodeHeapMb],
-      ['verdict', grows(s.first.processes, s.last.processes, 0), grows(s.first.pssMb, s.last.pssMb, 20), grows(s.first.nodeRssMb, s.last.nodeRssMb, 20), grows(s.first.nodeHeapMb, s.last.nodeHeapMb, 5)],
+      ['first (cycle 0)', s.first.processes, s.first.pssMb, s.first.privateMb, s.first.nodeRssMb, s.first.nodeHeapMb],
+      [`last (cycle ${s.cycles})`, s.last.processes, s.last.pssMb, s.last.privateMb, s.last.nodeRssMb, s.last.nodeHeapMb],
+      ['slope per cycle', s.slopePerCycle.processes, s.slopePerCycle.pssMb, s.slopePerCycle.privateMb, s.slopePerCycle.nodeRssMb, s.slopePerCycle.nodeHeapMb],
+      [
+        'verdict',
+        grows(s.first.processes, s.last.processes, 0),
+        grows(s.first.pssMb, s.last.pssMb, 20),
+        grows(s.first.privateMb, s.last.privateMb, 20),
+        grows(s.first.nodeRssMb, s.last.nodeRssMb, 20),
+        grows(s.first.nodeHeapMb, s.last.nodeHeapMb, 5),
+      ],
     ],
   ),
   '',
   ...s.failureSamples.map((f) => `- cycle ${f.cycle} stopped at ${f.step}: ${f.code} ${f.message}`),
   ...(Object.keys(s.notices).length ? [`- notices in results: ${codes(s.notices)}`] : []),
   '',
-  `Flat means last − first within 0 processes, 20 MB of PSS or Node RSS, 5 MB of heap; the slope is a least-squares fit over all samples. Chromium processes left after close(): ${s.leftAfterClose}.`,
+  `Flat means last − first within 0 processes, 20 MB of PSS, private memory or Node RSS, 5 MB of heap; the slope is a least-squares fit over all samples (MB per cycle). PSS also moves with other processes on the machine that map the same Chromium binary (other people's browsers here): a step in PSS with private memory flat is that, not growth. Chromium processes left after close(): ${s.leftAfterClose}.`,
   '',
   `## Eviction under pressure: maxSessions ${EVICTION.maxSessions}, ${EVICTION.threads} threads in ${EVICTION.waves} waves`,
   '',

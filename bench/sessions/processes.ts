@@ -2,7 +2,9 @@
  * What the browsers started by this Node process cost: the Chromium processes below it in the process tree
  * and their memory, read from /proc (Linux only). PSS (proportional set size) splits pages shared between
  * processes, so the PSS of a tree adds up to what it really holds; RSS counts shared pages in every process
- * that maps them, so it overstates a tree of many renderers.
+ * that maps them, so it overstates a tree of many renderers. PSS also shares pages with processes outside the
+ * tree (other Chromiums run from the same binary), so it moves when they come and go; private memory (pages
+ * mapped by one process only, USS) does not, which makes it the steadier measure of growth.
  */
 import { readdir, readFile } from 'node:fs/promises';
 
@@ -10,6 +12,8 @@ export interface TreeMemory {
   processes: number;
   pssKb: number;
   rssKb: number;
+  /** Private_Clean + Private_Dirty. */
+  privateKb: number;
 }
 
 async function parentOf(pid: number): Promise<number | undefined> {
@@ -47,7 +51,7 @@ function kb(text: string, field: string): number {
 
 /** Chromium processes started (directly or not) by this Node process, with their summed PSS and RSS. */
 export async function chromiumTree(root = process.pid): Promise<TreeMemory> {
-  const total: TreeMemory = { processes: 0, pssKb: 0, rssKb: 0 };
+  const total: TreeMemory = { processes: 0, pssKb: 0, rssKb: 0, privateKb: 0 };
   await Promise.all(
     (await descendants(root)).map(async (pid) => {
       const command = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
@@ -57,6 +61,7 @@ export async function chromiumTree(root = process.pid): Promise<TreeMemory> {
       total.processes++;
       total.pssKb += kb(rollup, 'Pss');
       total.rssKb += kb(rollup, 'Rss');
+      total.privateKb += kb(rollup, 'Private_Clean') + kb(rollup, 'Private_Dirty');
     }),
   );
   return total;
@@ -88,7 +93,7 @@ export class Sampler {
     clearInterval(this.timer);
     await this.inFlight;
     const all = last ? [...this.samples, last] : this.samples;
-    const top = all.reduce((a, b) => (b.pssKb > a.pssKb ? b : a), { processes: 0, pssKb: 0, rssKb: 0 });
+    const top = all.reduce((a, b) => (b.pssKb > a.pssKb ? b : a), { processes: 0, pssKb: 0, rssKb: 0, privateKb: 0 });
     return { ...top, maxProcesses: Math.max(0, ...all.map((s) => s.processes)), samples: all.length };
   }
 }

@@ -110,7 +110,7 @@ export class Tally {
   note(outcome: Outcome): void {
     if (!outcome.ok) this.failedCalls[outcome.code ?? 'unknown'] = (this.failedCalls[outcome.code ?? 'unknown'] ?? 0) + 1;
     for (const notice of outcome.notices) {
-      const kind = notice.split(/[:(.]/)[0]!.slice(0, 60);
+      const kind = notice.split(/[:(.]/)[0]!.trim().slice(0, 60);
       this.notices[kind] = (this.notices[kind] ?? 0) + 1;
     }
   }

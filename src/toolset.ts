@@ -91,7 +91,7 @@ export class BrowserToolset {
    * custom steps in workflows and tests. Opens the browser and session if needed.
    */
   async page(sessionKey = 'default') {
-    return (await this.sessions.get(sessionKey).session.activePage()).page;
+    return (await (await this.sessions.get(sessionKey)).session.activePage()).page;
   }
 
   /**

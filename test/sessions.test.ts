@@ -77,14 +77,23 @@ describe('a session per thread', () => {
     }
   });
 
-  it('beyond maxSessions the session unused longest is closed, and its thread is told on its next call', async () => {
+  it('beyond maxSessions the quiet session unused longest is closed (busy conversations are kept), and its thread is told', async () => {
     const toolset = createTestToolset({ maxSessions: 2 });
     try {
       const first = await inThread(toolset, 'one')('browser_navigate', { url: server.url('/fixtures/page-a.html') });
       expect(first.ok).toBe(true);
       await inThread(toolset, 'two')('browser_navigate', { url: server.url('/fixtures/page-b.html') });
-      await inThread(toolset, 'three')('browser_navigate', { url: server.url('/fixtures/form.html') });
+      // Both conversations are in progress (used moments ago): the newcomer waits rather than take one away.
+      const refused = await inThread(toolset, 'three')('browser_navigate', { url: server.url('/fixtures/form.html') });
+      expect(refused.ok).toBe(false);
+      expect(refused.error).toMatchObject({ code: 'browser_error', retryable: true });
+      expect(refused.error.message).toMatch(/All 2 browser sessions are in use/);
+      // A minute later, thread one has gone quiet.
+      toolset.sessions.peek('thread:one')!.lastUsed -= 60_000;
+      const admitted = await inThread(toolset, 'three')('browser_navigate', { url: server.url('/fixtures/form.html') });
+      expect(admitted.ok).toBe(true);
       expect(toolset.sessions.keys().sort()).toEqual(['thread:three', 'thread:two']);
+      toolset.sessions.peek('thread:two')!.lastUsed -= 60_000;
       const back = await inThread(toolset, 'one')('browser_snapshot', {});
       expect(back.ok).toBe(true);
       expect(back.notices.join(' ')).toMatch(/session was closed to make room for other conversations \(maxSessions 2\).*navigate again/);

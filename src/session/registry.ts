@@ -9,6 +9,9 @@ import type { ResolvedConfig } from '../config.js';
 import { BrowserToolError } from '../errors.js';
 import { BrowserSession, type StorageState } from './session.js';
 
+/** A session used this recently belongs to a conversation in progress: it is not evicted to make room. */
+const IN_USE_MS = 30_000;
+
 /** How many closed sessions are remembered, to tell their conversations why the browser is empty. */
 const REMEMBERED = 1_000;
 
@@ -25,26 +28,23 @@ export class SessionRegistry {
   ) {}
 
   /** The session of `key`, created if needed, and what its next result must say about its past. */
-  get(key: string): { session: BrowserSession; notices: string[] } {
+  async get(key: string): Promise<{ session: BrowserSession; notices: string[] }> {
     const existing = this.sessions.get(key);
     if (existing) return { session: existing, notices: [] };
-    this.makeRoom();
+    await this.makeRoom();
+    // Another call for the same key may have created it while room was being made.
+    const raced = this.sessions.get(key);
+    if (raced) return { session: raced, notices: [] };
     const session = new BrowserSession(key, this.browser, this.config, { storageState: this.storageStateFor(key) });
+    this.sessions.set(key, session);
     session.onActivePageChange((page) => {
       for (const listener of this.activePageListeners) listener(session, page);
     });
-    this.sessions.set(key, session);
     this.startSweeping();
     const reason = this.evicted.get(key);
     this.evicted.delete(key);
     const notices = reason ? [`This conversation's browser session was closed ${reason}: its tabs, cookies and logins are gone. A new session started; navigate again.`] : [];
     return { session, notices };
-  }
-
-  /** Hears every session's `onActivePageChange`, sessions created later included (the provider's live view). */
-  onActivePageChange(listener: (session: BrowserSession, page: Page | undefined) => void): () => void {
-    this.activePageListeners.add(listener);
-    return () => this.activePageListeners.delete(listener);
   }
 
   /** The session of `key` if it is open, without creating one. */
@@ -89,16 +89,28 @@ export class SessionRegistry {
     return idle.map((s) => s.key);
   }
 
-  private makeRoom(): void {
+  /** Hears every session's `onActivePageChange`, sessions created later included (the provider's live view). */
+  onActivePageChange(listener: (session: BrowserSession, page: Page | undefined) => void): () => void {
+    this.activePageListeners.add(listener);
+    return () => this.activePageListeners.delete(listener);
+  }
+
+  /**
+   * Closes the session unused longest to make room, waiting for its context to go so that open contexts never
+   * exceed maxSessions. A session used in the last half minute is in a conversation (its model is thinking):
+   * rather than take it away, the newcomer is refused with a retryable error.
+   */
+  private async makeRoom(): Promise<void> {
     while (this.sessions.size >= this.config.maxSessions) {
-      const idle = [...this.sessions.values()].filter((s) => !s.busy).sort((a, b) => a.lastUsed - b.lastUsed)[0];
+      const now = Date.now();
+      const idle = [...this.sessions.values()].filter((s) => !s.busy && now - s.lastUsed >= IN_USE_MS).sort((a, b) => a.lastUsed - b.lastUsed)[0];
       if (!idle) {
-        throw new BrowserToolError('browser_error', `All ${this.config.maxSessions} browser sessions are in use (maxSessions).`, {
-          hint: 'The browser is at capacity serving other conversations. Wait a few seconds and call the tool again.',
+        throw new BrowserToolError('browser_error', `All ${this.config.maxSessions} browser sessions are in use by other conversations (maxSessions).`, {
+          hint: 'The browser is at capacity. Wait half a minute and call the tool again.',
           retryable: true,
         });
       }
-      void this.evict(idle, `to make room for other conversations (maxSessions ${this.config.maxSessions})`);
+      await this.evict(idle, `to make room for other conversations (maxSessions ${this.config.maxSessions})`);
     }
   }
 

@@ -46,8 +46,11 @@ function checkTabIndex(index: number, count: number): void {
   }
 }
 
-/** How long a tab may take to answer a trivial script before it counts as hung. */
-const PROBE_MS = 1_500;
+/**
+ * How long a tab may take to answer a trivial script before it counts as hung. Generous: on a machine short of
+ * CPU a healthy tab can take a second or two, and replacing it loses its page.
+ */
+const PROBE_MS = 3_000;
 
 export class BrowserSession {
   readonly refs: RefManager;
@@ -61,6 +64,8 @@ export class BrowserSession {
   private readonly events = new WeakMap<Page, PageEvents>();
   /** Tabs pages opened (target=_blank, window.open) that no tool result has mentioned yet. */
   private unreportedPopups: Page[] = [];
+  /** Tabs being closed: a hung one can take seconds to go, and must never be picked as active meanwhile. */
+  private readonly closing = new WeakSet<Page>();
   /** Set when the session lost state between calls; reported once by the next call. */
   private lostState: string | undefined;
   /** The last call ran out of time: the tab may be stuck, so the next call checks it first. */
@@ -152,7 +157,7 @@ export class BrowserSession {
   async activePage(): Promise<ActivePage> {
     const context = await this.ensureContext();
     const notices: string[] = [];
-    let page = this.active && !this.active.isClosed() ? this.active : context.pages().filter((p) => !p.isClosed()).at(-1);
+    let page = this.active && !this.active.isClosed() && !this.closing.has(this.active) ? this.active : this.pages().at(-1);
     if (!page) {
       if (this.active) this.lostState ??= 'The tab had closed or crashed and a new empty tab was opened';
       page = await context.newPage();
@@ -197,7 +202,13 @@ export class BrowserSession {
 
   /** Open tabs of this session, in the order browser_tabs numbers them. */
   pages(): Page[] {
-    return this.context?.pages().filter((p) => !p.isClosed()) ?? [];
+    return this.context?.pages().filter((p) => !p.isClosed() && !this.closing.has(p)) ?? [];
+  }
+
+  /** Closes a tab for good: from now on it is not listed, even while its renderer takes its time to go. */
+  private async retire(page: Page): Promise<void> {
+    this.closing.add(page);
+    await closeQuickly(page);
   }
 
   async tabs(): Promise<TabInfo[]> {
@@ -239,7 +250,7 @@ export class BrowserSession {
       await page.goto('about:blank', { timeout: this.config.navigationTimeout });
       return;
     }
-    await closeQuickly(page);
+    await this.retire(page);
     if (page === this.active) this.activate(this.pages().at(-1));
   }
 
@@ -274,7 +285,7 @@ export class BrowserSession {
     if (await responds(page, PROBE_MS)) return;
     this.lostState = 'The tab stopped responding (a script kept it busy, or its page never finished loading) and was replaced by a new empty tab';
     this.activate(undefined);
-    await closeQuickly(page);
+    void this.retire(page); // not waited for: a hung renderer can take seconds to go, and this call has work to do
   }
 
   /** Makes a tab the active one (the tab an action opened), telling live views; undefined: none until the next call opens one. */

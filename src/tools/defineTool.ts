@@ -161,7 +161,7 @@ async function runTool<I extends z.ZodTypeAny, O extends z.ZodRawShape>(
   const notices: string[] = [];
   try {
     rejectHugeStrings(input);
-    const { session, notices: sessionNotices } = context.registry.get(sessionKey(mastraContext, context.config));
+    const { session, notices: sessionNotices } = await context.registry.get(sessionKey(mastraContext, context.config));
     notices.push(...sessionNotices);
     const what = definition.id.replace(/^browser_/, '');
     return await session.run(budgetOf(definition, input, context.config), what, async (deadline, active) => {

@@ -147,12 +147,20 @@ export function walk(nodes: Array<AriaNode | string>, ctx: WalkContext, out: Lin
   // A run of text: strings, and text pieces drawn side by side on one row (joined as the eye reads them).
   let pieces: Piece[] = [];
   let runBox: Box | undefined;
-  const flushText = () => {
+  // Strings have no box. A run of them lies between the sibling before it and the one after it, which is
+  // much closer than "somewhere in the parent" when the parent is a whole article.
+  let previousBottom: number | undefined;
+  const flushText = (next?: AriaNode) => {
     if (!pieces.length) return;
     const text = joinPieces(pieces);
     pieces = [];
-    const box = runBox ?? parentBox;
+    let box = runBox;
     runBox = undefined;
+    if (!box && parentBox) {
+      const top = previousBottom ?? parentBox.y;
+      const bottom = next?.box && next.box.height > 0 ? Math.max(top, next.box.y) : parentBox.y + parentBox.height;
+      box = { x: parentBox.x, y: top, width: parentBox.width, height: Math.max(1, bottom - top) };
+    }
     if (ctx.controlsOnly || siblingNames.has(text) || !WORDY.test(text)) return;
     out.push(textLine(text, '', ctx.container, box, ctx));
   };
@@ -171,9 +179,11 @@ export function walk(nodes: Array<AriaNode | string>, ctx: WalkContext, out: Lin
       if (last && (!last.box || separator(last.box, node.box) === undefined)) flushText();
       pieces.push({ text: node.text!, box: node.box });
       runBox ??= node.box;
+      previousBottom = node.box!.y + node.box!.height;
       continue;
     }
-    flushText();
+    flushText(node);
+    if (node.box && node.box.height > 0) previousBottom = node.box.y + node.box.height;
 
     if (role === 'heading') {
       const level = Math.min(node.level ?? 2, 6);

@@ -14,6 +14,10 @@ export interface TruthElement {
   where: 'document' | 'iframe' | 'shadow';
   /** Inside aria-hidden="true": visible to a person, absent from accessibility trees by design. */
   ariaHidden: boolean;
+  /** Only when collected in the page a system snapshotted: some ref of its text resolves to this very element. */
+  found?: boolean;
+  /** A short description for reports: the tag, its id or first class. */
+  describe?: string;
 }
 
 /**
@@ -21,7 +25,7 @@ export interface TruthElement {
  * Visible means: a non-empty box, and neither it nor an ancestor is display:none, visibility:hidden
  * or opacity:0 (checkVisibility covers the ancestors).
  */
-function collectInteractiveElements(): TruthElement[] {
+function collectInteractiveElements(foundMark: string): TruthElement[] {
   const INTERACTIVE = [
     'a[href]', 'button', 'input:not([type=hidden])', 'select', 'textarea', 'summary',
     ...['button', 'link', 'checkbox', 'radio', 'tab', 'menuitem', 'switch', 'combobox', 'textbox', 'option'].map((r) => `[role=${r}]`),
@@ -112,14 +116,19 @@ function collectInteractiveElements(): TruthElement[] {
       const rect = el.getBoundingClientRect();
       const left = rect.left + offsetX;
       const top = rect.top + offsetY;
-      out.push({
+      const element: TruthElement = {
         label: labelOf(el),
         tag: el.tagName.toLowerCase(),
         role: el.getAttribute('role') ?? '',
         inViewport: left + rect.width > 0 && left < viewportWidth && top + rect.height > 0 && top < viewportHeight,
         where,
         ariaHidden: el.closest('[aria-hidden=true]') !== null,
-      });
+      };
+      if (foundMark) {
+        element.found = (el as unknown as Record<string, unknown>)[foundMark] === true;
+        element.describe = `${element.tag}${el.id ? `#${el.id}` : el.classList[0] ? `.${el.classList[0]}` : ''}`;
+      }
+      out.push(element);
     }
   };
 
@@ -131,8 +140,36 @@ function collectInteractiveElements(): TruthElement[] {
  * Evaluated as source text: tsx keeps function names by wrapping them in a `__name` helper that does
  * not exist in the page, so the page gets a stand-in.
  */
-export async function groundTruth(page: Page): Promise<TruthElement[]> {
-  return page.evaluate(`(() => { const __name = (fn) => fn; return (${collectInteractiveElements.toString()})(); })()`);
+export async function groundTruth(page: Page, foundMark = ''): Promise<TruthElement[]> {
+  return page.evaluate(`(() => { const __name = (fn) => fn; return (${collectInteractiveElements.toString()})(${JSON.stringify(foundMark)}); })()`);
+}
+
+/** Set on the elements that refs resolve to (a property in the page's main world, never an attribute). */
+const FOUND_MARK = '__benchFoundByRef';
+const REF = /(?<![\w-])((?:f\d+)?e\d+)(?![\w-])/g;
+
+/** Every ref-shaped word of a snapshot text. */
+export function refsIn(text: string): string[] {
+  return [...new Set([...text.matchAll(REF)].map((m) => m[1]!))];
+}
+
+/**
+ * Element-level recall: resolves every ref of the text with `page.getByRef` (as the tools do), marks the
+ * elements they resolve to, then collects the ground truth in that same page. A ground-truth element counts
+ * as found only when some ref resolves to that very element, not to a parent or a child, and not by name.
+ *
+ * Refs resolve only in the world where Playwright took the snapshot: `evaluate` and `dispatchEvent` on a ref
+ * locator look the ref up in the page's main world and find nothing, while `elementHandle` resolves it as a
+ * click does, and the handle can then set a property the main world sees.
+ */
+export async function groundTruthByRef(page: Page, text: string): Promise<TruthElement[]> {
+  for (const ref of refsIn(text)) {
+    const handle = await page.getByRef(ref).elementHandle({ timeout: 500 }).catch(() => null);
+    if (!handle) continue;
+    await handle.evaluate((el, key) => ((el as unknown as Record<string, unknown>)[key] = true), FOUND_MARK).catch(() => {});
+    await handle.dispose().catch(() => {});
+  }
+  return groundTruth(page, FOUND_MARK);
 }
 
 /** How labels and snapshot text are compared: lowercase, whitespace collapsed, the first 25 characters. */
@@ -161,6 +198,13 @@ export interface RecallResult {
   /** found / total, or null when there is nothing to find. */
   recall: number | null;
   missing: string[];
+}
+
+/** Recall by identity: every ground-truth element, labelled or not, found when a ref resolved to it. */
+export function recallByRef(elements: TruthElement[]): RecallResult {
+  const missing = elements.filter((e) => !e.found).map((e) => (e.label ? `${e.describe} ${JSON.stringify(e.label)}` : `${e.describe} (no label)`));
+  const found = elements.length - missing.length;
+  return { total: elements.length, found, recall: elements.length ? found / elements.length : null, missing };
 }
 
 export function recall(elements: TruthElement[], haystack: string): RecallResult {

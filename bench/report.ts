@@ -21,6 +21,17 @@ interface SystemSummary {
   viewportRecallP10: number | null;
   pageRecallMedian: number | null;
   pageRecallP10: number | null;
+  /** Ours: first-screen elements found by ref identity, all pages pooled. */
+  viewportByRefPooled: number | null;
+  pageByRefPooled: number | null;
+  snapshotTokensMedian: number | null;
+}
+
+/** All pages' elements added up: found ÷ total. */
+function pooled(recalls: Array<{ found: number; total: number } | undefined>): number | null {
+  const list = present(recalls);
+  const total = sum(list.map((r) => r.total));
+  return total ? sum(list.map((r) => r.found)) / total : null;
 }
 
 function okResults(results: BenchResults, id: string): SystemPageResult[] {
@@ -47,6 +58,9 @@ function summarize(results: BenchResults, id: string): SystemSummary {
     viewportRecallP10: quantile(viewport, 0.1),
     pageRecallMedian: median(page),
     pageRecallP10: quantile(page, 0.1),
+    viewportByRefPooled: pooled(ok.map((r) => r.viewportByRef)),
+    pageByRefPooled: pooled(ok.map((r) => r.pageByRef)),
+    snapshotTokensMedian: median(present(ok.map((r) => r.snapshotTokens))),
   };
 }
 
@@ -124,11 +138,35 @@ function consoleTable(header: string[], rows: string[][]): string {
   return [line(header), ...rows.map(line)].join('\n');
 }
 
+const BY_REF_HEADER = ['system', 'first-screen elements', 'found by ref', 'pooled recall', 'whole-page pooled recall', 'model-read tokens median', 'bare snapshot tokens median'];
+
+/** Our systems: recall by element identity (getByRef), pooled over pages, and what the tokens are of. */
+function byRefRows(results: BenchResults): string[][] {
+  return systemIds(results)
+    .filter((id) => okResults(results, id).some((r) => r.viewportByRef))
+    .map((id) => {
+      const s = summarize(results, id);
+      const ok = okResults(results, id);
+      return [
+        id,
+        int(sum(ok.map((r) => r.viewportByRef?.total ?? 0))),
+        int(sum(ok.map((r) => r.viewportByRef?.found ?? 0))),
+        s.viewportByRefPooled === null ? '–' : s.viewportByRefPooled.toFixed(3),
+        s.pageByRefPooled === null ? '–' : s.pageByRefPooled.toFixed(3),
+        int(s.tokensMedian),
+        int(s.snapshotTokensMedian),
+      ];
+    });
+}
+
 export function renderConsole(results: BenchResults): string {
   return [
     `Snapshot benchmark, ${results.pages.length} pages, ${results.meta.durationSeconds ?? '?'} s`,
     '',
     consoleTable(SUMMARY_HEADER, summaryRows(results)),
+    '',
+    'Ours, element-level recall (a ref resolves to the ground-truth element itself):',
+    consoleTable(BY_REF_HEADER, byRefRows(results)),
     '',
     'Ours ÷ peer (below 1 means ours is smaller or faster):',
     consoleTable(RATIO_HEADER, ratioRows(results)),
@@ -143,7 +181,7 @@ interface WorstPage {
   missing: string[];
 }
 
-function worstPages(results: BenchResults, id: string, scope: 'viewport' | 'page', count: number): WorstPage[] {
+function worstPages(results: BenchResults, id: string, scope: 'viewport' | 'page' | 'viewportByRef', count: number): WorstPage[] {
   return results.pages
     .flatMap((p: PageResult) => {
       const r = p.systems[id]?.[scope];
@@ -153,11 +191,11 @@ function worstPages(results: BenchResults, id: string, scope: 'viewport' | 'page
     .slice(0, count);
 }
 
-function worstTable(results: BenchResults, id: string, scope: 'viewport' | 'page'): string {
-  const rows = worstPages(results, id, scope, 5).map((w) => [
-    w.page, pct(w.recall), `${w.found}/${w.total}`, w.missing.map((m) => JSON.stringify(m)).join(', '),
+function worstTable(results: BenchResults, id: string, scope: 'viewport' | 'page' | 'viewportByRef'): string {
+  const rows = worstPages(results, id, scope, scope === 'viewportByRef' ? 10 : 5).map((w) => [
+    w.page, pct(w.recall), `${w.found}/${w.total}`, w.missing.map((m) => (scope === 'viewportByRef' ? m : JSON.stringify(m))).join(', '),
   ]);
-  return markdownTable(['page', 'recall', 'found', 'some missing labels'], rows);
+  return markdownTable(['page', 'recall', 'found', scope === 'viewportByRef' ? 'some missing elements' : 'some missing labels'], rows);
 }
 
 function truthTotals(results: BenchResults): string {
@@ -226,21 +264,30 @@ Ours ÷ peer, on pages where both succeeded (below 1 means ours is smaller or fa
 
 ${markdownTable(RATIO_HEADER, ratioRows(results))}
 
-Our tool result as Mastra actually sends it (JSON with \`ok\`, \`snapshot\`, \`tokens\`, \`refs\`; newlines and quotes escaped) has a median of ${int(ours.sentTokensMedian)} tokens in default mode and ${int(oursPage.sentTokensMedian)} in page mode, against the ${int(ours.tokensMedian)} and ${int(oursPage.tokensMedian)} of the bare text above.
+Our token figures are of the text the model reads: the result as \`toModelOutput\` writes it (\`src/tools/modelText.ts\`: the snapshot block under a \`snapshot:\` line). The bare snapshot text has a median of ${int(ours.snapshotTokensMedian)} tokens in default mode and ${int(oursPage.snapshotTokensMedian)} in page mode; the result as raw JSON (what Mastra would send without \`toModelOutput\`) ${int(ours.sentTokensMedian)} and ${int(oursPage.sentTokensMedian)}.
+
+Ours, recall by element identity: every interactive element of the ground truth (labelled or not), found only when some ref of our text resolves through \`page.getByRef\` to that same DOM element. Collected in the page we snapshotted, right after the snapshot; pooled over all pages.
+
+${markdownTable(BY_REF_HEADER, byRefRows(results))}
 
 ### Method
 
 - **Tokens**: o200k_base (\`gpt-tokenizer\`) of the text the model receives from the call.
 - **Latency**: wall time of the snapshot call alone (capture and formatting; for Playwright MCP also the stdio round trip), the first call after navigation. *Repeat latency* is the same call made again on the same document. Every system navigates without taking a snapshot (ours by driving the tab directly, Playwright MCP with \`--snapshot-mode none\`), so the measured call is the first capture of the document for all of them. Navigation waits for \`load\`.
 - **Ground truth**: taken in a separate browser after \`load\`, before the systems run: visible (non-empty box, not hidden by \`display\`, \`visibility\` or \`opacity\` on it or an ancestor) elements that are \`a[href]\`, \`button\`, \`input\` (not hidden), \`select\`, \`textarea\`, \`summary\`, an interactive ARIA role, \`contenteditable\`, \`[onclick]\` or \`tabindex >= 0\`, including same-origin iframes and open shadow roots. The label approximates the accessible name: \`aria-labelledby\`, \`aria-label\`, \`<label>\`, button value, content (visible text, alt text of images and \`aria-label\` of descendants, without \`aria-hidden\` parts or icon-font glyphs), title, placeholder; cut to 40 characters.
-- **Recall**: share of labelled ground-truth elements whose label (lowercase, whitespace collapsed, first 25 characters) occurs in the system's text (JSON and YAML quote escapes undone). *Viewport* counts elements intersecting the first 1280x720; *page* counts all. Viewport-limited output (ours default) is expected to score low on page recall. Substring matching can count a label found elsewhere in the text (a heading with the same words), so recall is an upper bound for every system alike.
+- **Element recall (ours)**: the ground truth is collected again in our own page, right after the snapshot; every ref-shaped word of our text is resolved with \`page.getByRef\` and the elements it resolves to are marked; a ground-truth element is found only if it is marked itself. Unlabelled elements count too. *First screen* is the first 1280x720 at scroll 0.
+- **Recall** (by label, every system): share of labelled ground-truth elements whose label (lowercase, whitespace collapsed, first 25 characters) occurs in the system's text (JSON and YAML quote escapes undone). *Viewport* counts elements intersecting the first 1280x720; *page* counts all. Viewport-limited output (ours default) is expected to score low on page recall. Substring matching can count a label found elsewhere in the text (a heading with the same words), so recall is an upper bound for every system alike.
 - Systems run in turn on each page, starting with a different one on each page; each has its own browser, warmed up on a fixture page first. A system that fails or passes the ${meta.options.timeoutMs / 1000} s limit on a page is restarted and scored as a failure there.
 
 ### Ground truth
 
 ${truthTotals(results)}
 
-### Lowest recall: ${OURS_DEFAULT}, viewport
+### Lowest element recall: ${OURS_DEFAULT}, first screen
+
+${worstTable(results, OURS_DEFAULT, 'viewportByRef')}
+
+### Lowest recall by label: ${OURS_DEFAULT}, viewport
 
 ${worstTable(results, OURS_DEFAULT, 'viewport')}
 

@@ -5,6 +5,7 @@
  *   npm run bench:snapshot -- --limit 5                     the first 5 pages
  *   npm run bench:snapshot -- --pages wikipedia.html,cnet.html
  *   npm run bench:snapshot -- --timeout 30000 --no-write    per page and system; print only
+ *   npm run bench:snapshot -- --systems ours-default        only these systems (quick loops; implies --no-write)
  *
  * BENCH_SOURCE overrides the description of the code measured (the commit, by default).
  *
@@ -21,7 +22,9 @@ import { parseArgs } from 'node:util';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { chromium, type Browser } from 'playwright-core';
 import { CORPUS_DIR, startServer, type TestServer } from '../test/helpers/server.js';
-import { groundTruth, recall, searchableText, type RecallResult, type TruthElement } from './groundTruth.js';
+import type { BrowserToolset } from '../src/index.js';
+import { resultText, type ResultLike } from '../src/tools/modelText.js';
+import { groundTruth, groundTruthByRef, recall, recallByRef, searchableText, type RecallResult, type TruthElement } from './groundTruth.js';
 import { renderConsole, renderMarkdown, type Samples } from './report.js';
 import { CHROMIUM, CHROMIUM_ARGS, createSystems, NAVIGATION_TIMEOUT, VIEWPORT, type SnapshotSystem } from './systems.js';
 import type { BenchResults, PageResult, StoredRecall, SystemPageResult, TruthSummary } from './types.js';
@@ -40,6 +43,7 @@ interface Options {
   pages: string[];
   timeoutMs: number;
   write: boolean;
+  systems?: string[];
 }
 
 function parseOptions(): Options {
@@ -49,6 +53,7 @@ function parseOptions(): Options {
       pages: { type: 'string' },
       timeout: { type: 'string', default: '30000' },
       'no-write': { type: 'boolean', default: false },
+      systems: { type: 'string' },
     },
   });
   let pages = readdirSync(CORPUS_DIR)
@@ -61,7 +66,8 @@ function parseOptions(): Options {
     pages = wanted;
   }
   if (values.limit) pages = pages.slice(0, Number(values.limit));
-  return { pages, timeoutMs: Number(values.timeout), write: !values['no-write'] };
+  const systems = values.systems?.split(',').map((s) => s.trim()).filter(Boolean);
+  return { pages, timeoutMs: Number(values.timeout), write: !values['no-write'] && !systems, systems };
 }
 
 async function withTimeout<T>(ms: number, what: string, work: () => Promise<T>): Promise<T> {
@@ -105,8 +111,8 @@ class Runner {
   }
 }
 
-function storeRecall(result: RecallResult): StoredRecall {
-  return { ...result, missing: result.missing.slice(0, MISSING_KEPT) };
+function storeRecall(result: RecallResult, kept = MISSING_KEPT): StoredRecall {
+  return { ...result, missing: result.missing.slice(0, kept) };
 }
 
 function summarizeTruth(elements: TruthElement[]): TruthSummary {
@@ -137,6 +143,25 @@ async function takeGroundTruth(browser: Browser, url: string, timeoutMs: number)
   }
 }
 
+/**
+ * Our systems keep their toolset in a field; the page behind it is where refs are resolved for element-level
+ * recall (bench/systems.ts is shared with other benchmarks, so it is read here rather than changed there).
+ */
+function ourPage(system: unknown): Promise<import('playwright-core').Page> | undefined {
+  const toolset = (system as { toolset?: BrowserToolset }).toolset;
+  return toolset?.page();
+}
+
+/**
+ * What the model reads of our result: the plain text `toModelOutput` makes of it (src/tools/modelText.ts).
+ * Notices are left out: the only one here is "the page changed since your last call", caused by the benchmark
+ * opening pages on the tab directly instead of through browser_navigate, which a model never sees after its own navigation.
+ */
+function modelText(sent: string): string {
+  const { notices: _notices, ...result } = JSON.parse(sent) as ResultLike;
+  return resultText(result as ResultLike);
+}
+
 async function measure(runner: Runner, url: string, truth: TruthElement[] | undefined, timeoutMs: number, samples: Samples, pageName: string): Promise<SystemPageResult> {
   try {
     return await withTimeout(timeoutMs, runner.system.id, async () => {
@@ -145,23 +170,34 @@ async function measure(runner: Runner, url: string, truth: TruthElement[] | unde
       let start = performance.now();
       const output = await runner.system.snapshot();
       const coldMs = performance.now() - start;
+      // Ours: resolve the refs of this very text in this very page before anything else snapshots it again (untimed).
+      const ours = output.sent !== undefined ? ourPage(runner.system) : undefined;
+      const own = ours ? await groundTruthByRef(await ours, output.text) : undefined;
       start = performance.now();
       await runner.system.snapshot();
       const warmMs = performance.now() - start;
 
-      if (SAMPLE_PAGES.includes(pageName)) (samples[pageName] ??= {})[runner.system.id] = output.readable.split('\n').slice(0, SAMPLE_LINES).join('\n');
+      const read = output.sent !== undefined ? modelText(output.sent) : output.text;
+      if (SAMPLE_PAGES.includes(pageName)) (samples[pageName] ??= {})[runner.system.id] = (output.sent !== undefined ? read : output.readable).split('\n').slice(0, SAMPLE_LINES).join('\n');
       const haystack = searchableText(output.readable);
       const result: SystemPageResult = {
         ok: true,
-        tokens: countTokens(output.text),
-        chars: output.text.length,
+        tokens: countTokens(read),
+        chars: read.length,
         coldMs: Math.round(coldMs),
         warmMs: Math.round(warmMs),
       };
-      if (output.sent !== undefined) result.sentTokens = countTokens(output.sent);
+      if (output.sent !== undefined) {
+        result.snapshotTokens = countTokens(output.text);
+        result.sentTokens = countTokens(output.sent);
+      }
       if (truth) {
         result.viewport = storeRecall(recall(truth.filter((e) => e.inViewport), haystack));
         result.page = storeRecall(recall(truth, haystack));
+      }
+      if (own) {
+        result.viewportByRef = storeRecall(recallByRef(own.filter((e) => e.inViewport)), 12);
+        result.pageByRef = storeRecall(recallByRef(own));
       }
       return result;
     });
@@ -177,7 +213,8 @@ function progressLine(index: number, total: number, result: PageResult): string 
     if (!r.ok) return `${id} FAILED`;
     const vp = r.viewport?.recall == null ? '-' : r.viewport.recall.toFixed(2);
     const pg = r.page?.recall == null ? '-' : r.page.recall.toFixed(2);
-    return `${id} ${r.tokens}t ${r.coldMs}ms ${vp}/${pg}`;
+    const byRef = r.viewportByRef ? ` el ${r.viewportByRef.found}/${r.viewportByRef.total}${r.viewportByRef.missing.length ? ` missing ${r.viewportByRef.missing.join('; ')}` : ''}` : '';
+    return `${id} ${r.tokens}t${r.snapshotTokens ? ` (bare ${r.snapshotTokens}t)` : ''} ${r.coldMs}ms ${vp}/${pg}${byRef}`;
   });
   return `[${index + 1}/${total}] ${result.page} ${truth} | ${parts.join(' | ')}`;
 }
@@ -218,7 +255,9 @@ async function main(): Promise<void> {
   const began = performance.now();
   const server: TestServer = await startServer();
   const truthBrowser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
-  const runners = createSystems(options.timeoutMs).map((system) => new Runner(system, options.timeoutMs));
+  const runners = createSystems(options.timeoutMs)
+    .filter((system) => !options.systems || options.systems.includes(system.id))
+    .map((system) => new Runner(system, options.timeoutMs));
   const closeAll = async () => {
     await Promise.all(runners.map((r) => r.close()));
     await truthBrowser.close().catch(() => {});

@@ -6,17 +6,23 @@ export type StoredRecall = Omit<RecallResult, 'missing'> & { missing: string[] }
 export interface SystemPageResult {
   ok: boolean;
   error?: string;
-  /** o200k_base tokens of the text the model receives. */
+  /** o200k_base tokens of the text the model receives (ours: the result as `src/tools/modelText.ts` writes it). */
   tokens?: number;
-  /** Our tool only: tokens of the whole result as Mastra sends it (JSON with `ok`, `tokens`, `refs`). */
+  /** Our tool only: tokens of the bare snapshot text, without the result's other lines. */
+  snapshotTokens?: number;
+  /** Our tool only: tokens of the whole result as JSON, what Mastra would send without `toModelOutput`. */
   sentTokens?: number;
   chars?: number;
   /** The first snapshot call after navigation. */
   coldMs?: number;
   /** The same call again on the same document. */
   warmMs?: number;
+  /** Recall by label: ground-truth labels found anywhere in the text (every system). */
   viewport?: StoredRecall;
   page?: StoredRecall;
+  /** Our tool only: recall by identity, every first-screen ground-truth element some ref resolves to (getByRef). */
+  viewportByRef?: StoredRecall;
+  pageByRef?: StoredRecall;
 }
 
 export interface TruthSummary {

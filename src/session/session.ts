@@ -12,6 +12,7 @@ import type { SharedBrowser } from '../browser/shared.js';
 import type { ResolvedConfig } from '../config.js';
 import { BrowserToolError, toBrowserToolError } from '../errors.js';
 import { RefManager } from '../refs.js';
+import { LISTENERS_INIT_SCRIPT } from '../snapshot/listeners.js';
 import { installAllowlist } from './allowlist.js';
 import { Deadline } from './deadline.js';
 import { closeQuickly, responds, stopLoading } from './loading.js';
@@ -320,6 +321,7 @@ export class BrowserSession {
     });
     context.setDefaultTimeout(config.timeout);
     context.setDefaultNavigationTimeout(config.navigationTimeout);
+    await context.addInitScript(LISTENERS_INIT_SCRIPT);
     if (config.allowedDomains) {
       await installAllowlist(context, config.allowedDomains, (url, page) => {
         const tab = page ?? (this.active && !this.active.isClosed() ? this.active : undefined);

@@ -1,9 +1,13 @@
 /**
- * Capture: Playwright's ai-mode aria snapshot plus the few facts it does not carry
- * (scroll position, and which fields are password, required or read-only).
+ * Capture: Playwright's ai-mode aria snapshot (with element boxes) plus the page facts it does not carry
+ * (facts.ts: scroll position, field kinds, elements that react to script handlers, icons, overlays).
  */
 import type { Frame, Page } from 'playwright-core';
 import { evaluateInPage } from '../inPage.js';
+import { collectPageFacts, releaseElements, type ElementFacts, type Overlay, type PageFacts, type PageMetrics } from './facts.js';
+import { LISTENERS_KEY } from './listeners.js';
+
+export type { ElementFacts, Overlay, PageMetrics } from './facts.js';
 
 export interface Box {
   x: number;
@@ -33,45 +37,13 @@ export interface AriaNode {
   cursor?: string;
 }
 
-/** Facts about elements that the aria snapshot leaves out, keyed by the element's box. */
-export interface FieldFacts {
-  password?: boolean;
-  /** Matches one of the configured secret-field selectors: its value is never shown. */
-  secret?: boolean;
-  required?: boolean;
-  readonly?: boolean;
-  /** Not a control, but reacts to the mouse: an onclick handler, a tabindex, or draggable. */
-  clickable?: 'click' | 'drag';
-  /** For a control with no accessible name: what its icon, title or id suggests ("trash", "more"). */
-  icon?: string;
-  /** aria-expanded, or for a `<summary>` whether its `<details>` is open. */
-  expanded?: boolean;
-}
-
-/** A fixed or sticky element covering much of the viewport (cookie walls, sign-up modals without ARIA). */
-export interface Overlay {
-  /** Share of the viewport it covers, 0..1. */
-  coverage: number;
-  text: string;
-  /** Box keys of the controls inside it, so they can be listed first. */
-  controls: string[];
-}
-
-export interface PageMetrics {
-  scrollX: number;
-  scrollY: number;
-  scrollWidth: number;
-  scrollHeight: number;
-  viewportWidth: number;
-  viewportHeight: number;
-}
-
 export interface Capture {
   url: string;
   title: string;
   tree: AriaNode[];
   metrics: PageMetrics;
-  fields: Map<string, FieldFacts>;
+  /** Facts about elements, keyed by box (facts.ts). */
+  fields: Map<string, ElementFacts>;
   overlay?: Overlay;
   /** Identifies the document: a new value means a navigation replaced the page and its refs. */
   documentId: number;
@@ -83,125 +55,15 @@ export function boxKey(box: Box): string {
   return `${Math.round(box.x)},${Math.round(box.y)},${Math.round(box.width)},${Math.round(box.height)}`;
 }
 
-/** Runs in the page. Kept free of closures so Playwright can serialise it. */
-function collectPageFacts(secretSelector: string) {
-  type Facts = { password?: boolean; secret?: boolean; required?: boolean; readonly?: boolean; clickable?: 'click' | 'drag'; icon?: string; expanded?: boolean };
-  const facts = new Map<string, Facts>();
-  const keyOf = (el: Element) => {
-    const r = el.getBoundingClientRect();
-    if (r.width === 0 && r.height === 0) return undefined;
-    return `${Math.round(r.x)},${Math.round(r.y)},${Math.round(r.width)},${Math.round(r.height)}`;
-  };
-  const add = (el: Element, fact: Facts) => {
-    const key = keyOf(el);
-    if (key) facts.set(key, { ...facts.get(key), ...fact });
-  };
+const MARKERS_KEY = 'mastra-browser-toolset.markers';
 
-  for (const el of document.querySelectorAll('input, textarea, select, [contenteditable], [aria-required], [aria-readonly]')) {
-    const password = el instanceof HTMLInputElement && el.type === 'password';
-    const required = (el as HTMLInputElement).required === true || el.getAttribute('aria-required') === 'true';
-    const readonly = (el as HTMLInputElement).readOnly === true || el.getAttribute('aria-readonly') === 'true';
-    if (password || required || readonly) add(el, { password, required, readonly });
-  }
-
-  if (secretSelector) {
-    try {
-      for (const el of document.querySelectorAll(secretSelector)) add(el, { secret: true });
-    } catch {
-      // an invalid selector in the config must not break the snapshot; it masks nothing
-    }
-  }
-  // Playwright reports aria-expanded only when true; "collapsed" is what tells a closed folder or menu.
-  for (const el of document.querySelectorAll('[aria-expanded]')) {
-    add(el, { expanded: el.getAttribute('aria-expanded') === 'true' });
-  }
-  // <summary> has no ARIA role of its own, but it is the toggle of a disclosure.
-  for (const el of document.querySelectorAll('details > summary')) {
-    add(el, { clickable: 'click', expanded: (el.parentElement as HTMLDetailsElement).open });
-  }
-  const CONTROL_TAGS = new Set(['A', 'BUTTON', 'INPUT', 'SELECT', 'TEXTAREA', 'SUMMARY', 'OPTION', 'LABEL']);
-  for (const el of document.querySelectorAll('[onclick], [tabindex]:not([tabindex="-1"]), [draggable="true"]')) {
-    if (CONTROL_TAGS.has(el.tagName) || el === document.body) continue;
-    add(el, { clickable: el.getAttribute('draggable') === 'true' ? 'drag' : 'click' });
-  }
-
-  // Icon-only controls: the accessible name is empty, so guess from the icon's class, symbol, test id or id.
-  const ICON_CLASS = /^(?:fa|fas|far|fab|bi|icon|glyphicon|mdi|ti|ri|la|octicon|feather|lucide|ion|gg)-([a-z0-9-]+)$|^([a-z0-9-]+?)-icon$|^icon([A-Z][A-Za-z0-9]+)$/;
-  const NOISE = /^(solid|regular|light|thin|duotone|brands|lg|sm|xs|xl|\dx|fw|spin|pulse|fixed|inverse|border|stack|flip.*|rotate.*|icon|icons|svg|small|large)$/;
-  const clean = (text: string) => text.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[-_#.]+/g, ' ').trim().toLowerCase().slice(0, 30);
-  for (const el of document.querySelectorAll('a, button, [role=button], [role=link], [role=menuitem], [role=tab], [onclick]')) {
-    if (el.getAttribute('aria-label') || el.getAttribute('aria-labelledby') || el.getAttribute('title')) continue;
-    if ((el.textContent ?? '').trim()) continue;
-    if (el.querySelector('img[alt]:not([alt=""])')) continue;
-    let hint = '';
-    const named = el.querySelector('[title], [aria-label], svg title');
-    if (named) hint = named.getAttribute('title') || named.getAttribute('aria-label') || named.textContent || '';
-    if (!hint) {
-      const use = el.querySelector('use');
-      const href = use?.getAttribute('href') || use?.getAttribute('xlink:href') || '';
-      if (href.includes('#')) hint = href.slice(href.lastIndexOf('#') + 1).replace(/^(icon|ico|i)[-_]/, '');
-    }
-    if (!hint) {
-      for (const node of [el, ...el.querySelectorAll('*')].slice(0, 8)) {
-        for (const token of node.classList) {
-          const match = ICON_CLASS.exec(token);
-          const word = match && (match[1] || match[2] || match[3]);
-          if (word && !NOISE.test(word)) {
-            hint = word;
-            break;
-          }
-        }
-        if (hint) break;
-      }
-    }
-    if (!hint) hint = el.getAttribute('data-testid') || el.getAttribute('data-icon') || el.getAttribute('name') || el.id || '';
-    if (hint) add(el, { icon: clean(hint) });
-  }
-
-  // A fixed layer over much of the screen blocks clicks on everything under it.
-  let overlay: { coverage: number; text: string; controls: string[] } | undefined;
-  const area = innerWidth * innerHeight;
-  for (const [fx, fy] of [[0.5, 0.5], [0.5, 0.85], [0.25, 0.3], [0.75, 0.7]]) {
-    let el: Element | null = document.elementFromPoint(innerWidth * fx!, innerHeight * fy!);
-    let fixed: Element | undefined;
-    for (; el && el !== document.body && el !== document.documentElement; el = el.parentElement) {
-      const position = getComputedStyle(el).position;
-      if (position === 'fixed' || position === 'sticky') fixed = el;
-    }
-    if (!fixed) continue;
-    const r = fixed.getBoundingClientRect();
-    const coverage = (Math.max(0, Math.min(r.right, innerWidth) - Math.max(r.left, 0)) * Math.max(0, Math.min(r.bottom, innerHeight) - Math.max(r.top, 0))) / area;
-    if (coverage < 0.3) continue;
-    const controls = [...fixed.querySelectorAll('a[href], button, input, select, textarea, [role=button], [role=link], [role=checkbox]')]
-      .slice(0, 50)
-      .map(keyOf)
-      .filter((k): k is string => !!k);
-    overlay = { coverage, text: ((fixed as HTMLElement).innerText ?? '').replace(/\s+/g, ' ').trim().slice(0, 100), controls };
-    break;
-  }
-
-  const root = document.scrollingElement ?? document.documentElement;
-  return {
-    fields: [...facts.entries()],
-    overlay,
-    title: document.title,
-    documentId: performance.timeOrigin,
-    metrics: {
-      scrollX: Math.round(window.scrollX),
-      scrollY: Math.round(window.scrollY),
-      scrollWidth: root ? root.scrollWidth : 0,
-      scrollHeight: root ? root.scrollHeight : 0,
-      viewportWidth: window.innerWidth,
-      viewportHeight: window.innerHeight,
-    },
-  };
+function factsArgs(secretSelector: string, mark: boolean) {
+  return { secretSelector, listenersKey: LISTENERS_KEY, markersKey: MARKERS_KEY, mark };
 }
-
-type PageFacts = ReturnType<typeof collectPageFacts>;
 
 async function frameFields(frame: Frame, secretSelector: string): Promise<PageFacts['fields']> {
   try {
-    return (await evaluateInPage(frame, collectPageFacts, secretSelector)).fields;
+    return (await evaluateInPage(frame, collectPageFacts, factsArgs(secretSelector, false))).fields;
   } catch {
     return []; // a frame that navigated or detached mid-capture has nothing to add
   }
@@ -241,11 +103,16 @@ export async function capturePage(page: Page, options: CaptureOptions = {}): Pro
 }
 
 async function captureOnce(page: Page, secretSelector: string): Promise<Capture> {
-  const [tree, facts] = await Promise.all([
+  // Facts first: the script also prepares elements Playwright would otherwise give no node (facts.ts). Both run
+  // on the page's one main thread, so doing them in turn costs only a round trip.
+  const facts = await evaluateInPage(page, collectPageFacts, factsArgs(secretSelector, true));
+  let tree: unknown;
+  try {
     // Huge pages take seconds; the action timeout would cut them off, a hung page must not block forever.
-    page.ariaSnapshotJSON({ mode: 'ai', boxes: true, timeout: CAPTURE_TIMEOUT_MS }) as Promise<unknown>,
-    evaluateInPage(page, collectPageFacts, secretSelector),
-  ]);
+    tree = await page.ariaSnapshotJSON({ mode: 'ai', boxes: true, timeout: CAPTURE_TIMEOUT_MS });
+  } finally {
+    if (facts.marked) await evaluateInPage(page, releaseElements, MARKERS_KEY).catch(() => {});
+  }
   const nodes = (Array.isArray(tree) ? tree : [tree]) as AriaNode[];
   const fields = new Map(facts.fields);
   if (hasIframeWithControls(nodes)) {

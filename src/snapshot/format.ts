@@ -4,20 +4,8 @@
  * The grammar is documented in docs/snapshot-format.md; keep the two in step.
  */
 import type { AriaNode, Capture } from './capture.js';
-import {
-  findSubtree,
-  frameOffset,
-  MODAL_ROLES,
-  NAME_LIMIT,
-  Priority,
-  quote,
-  repeatedLinkNames,
-  rootContext,
-  truncate,
-  walk,
-  type Line,
-  type WalkContext,
-} from './lines.js';
+import { repeatedLinkNames } from './controls.js';
+import { findSubtree, frameOffset, MODAL_ROLES, NAME_LIMIT, Priority, quote, rootContext, truncate, walk, type Line, type WalkContext } from './lines.js';
 import { countTokens } from './tokens.js';
 
 
@@ -78,6 +66,20 @@ function dropEmptySections(lines: Line[], keep: boolean[]): void {
     for (let j = i + 1; j < end; j++) if (keep[j]) any = true;
     if (!any) keep[i] = false;
   }
+}
+
+/** A table's header row stays whenever a row of its table does: cells mean nothing without their column. */
+function keepTableHeaders(lines: Line[], keep: boolean[]): void {
+  lines.forEach((line, i) => {
+    if (line.sectionEnd === undefined || !line.text.includes(' col')) return;
+    let header = -1;
+    let any = false;
+    for (let j = i + 1; j < line.sectionEnd; j++) {
+      if (lines[j]!.header) header = j;
+      else if (keep[j]) any = true;
+    }
+    if (header >= 0 && any) keep[header] = true;
+  });
 }
 
 /** For find: keep the section headers around a match and the heading before it. */
@@ -149,6 +151,9 @@ export function formatSnapshot(capture: Capture, options: FormatOptions): Format
     newRefs: options.newRefs,
     linkTargets,
     repeatedLinkNames: linkTargets === 'useful' ? repeatedLinkNames(capture.tree) : undefined,
+    // A subtree is what the model asks for to read something whole: no limit there (the budget still holds).
+    textLimit: options.ref ? Infinity : rootContext(capture).textLimit,
+    nameLimit: options.ref ? Infinity : rootContext(capture).nameLimit,
   };
 
   let roots: Array<AriaNode | string> = capture.tree;
@@ -203,6 +208,7 @@ export function formatSnapshot(capture: Capture, options: FormatOptions): Format
     addContext(lines, keep);
     findNote = ` | find ${quote(options.find)}: ${matches} ${matches === 1 ? 'match' : 'matches'}`;
   }
+  keepTableHeaders(lines, keep);
   dropEmptySections(lines, keep);
   if (!options.ref && !options.find) summariseRepeats(lines, keep);
 

@@ -1,27 +1,28 @@
 /**
  * Lines: walks a captured aria tree and turns each element worth showing into one line of the snapshot
- * format (docs/snapshot-format.md), with its position, priority and kind. Choosing which lines to show, and
- * the budget, is format.ts's job.
+ * format (docs/snapshot-format.md), with its position, priority and kind. How a control's line reads is
+ * controls.ts's, a data table's table.ts's, text joining and limits text.ts's; choosing which lines to show,
+ * and the budget, is format.ts's job.
  */
-import { boxKey, type AriaNode, type Box, type Capture, type FieldFacts } from './capture.js';
+import { boxKey, type AriaNode, type Box, type Capture, type ElementFacts } from './capture.js';
+import { clickableLine, controlLine } from './controls.js';
+import { TABLE_ROLES, tableLines } from './table.js';
+import { collectText, isTextLeaf, joinPieces, NAME_LIMIT, quote, separator, shownWhole, TEXT_LIMIT, truncate, type Piece } from './text.js';
 
 /** Roles an agent acts on directly; their own children are not listed (their text is the name). */
 export const LEAF_CONTROLS = new Set([
   'button', 'link', 'textbox', 'searchbox', 'combobox', 'checkbox', 'radio', 'switch', 'slider', 'spinbutton',
-  'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'gridcell', 'columnheader', 'rowheader',
+  'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'gridcell', 'columnheader', 'rowheader', 'scrollbar',
 ]);
 /** Interactive roles that hold other interactive elements: listed, then their children. */
 const COMPOSITE_CONTROLS = new Set(['treeitem', 'listbox']);
 /** Containers worth a header line so the model knows where a control sits. */
 const SECTIONS = new Set([
-  'dialog', 'alertdialog', 'iframe', 'navigation', 'form', 'search', 'menu', 'menubar', 'tablist', 'tree', 'table', 'grid', 'banner', 'contentinfo', 'complementary', 'region',
+  'dialog', 'alertdialog', 'iframe', 'navigation', 'form', 'search', 'menu', 'menubar', 'tablist', 'tree', 'table', 'grid', 'treegrid', 'banner', 'contentinfo', 'complementary', 'region',
 ]);
 export const MODAL_ROLES = new Set(['dialog', 'alertdialog']);
-const VALUE_ROLES = new Set(['textbox', 'searchbox', 'spinbutton', 'slider']);
-const TEXT_LIMIT = 80;
-const HEADING_LIMIT = 100;
-export const NAME_LIMIT = 100;
-const URL_LIMIT = 60;
+/** A clickable whose text runs longer than this is a container (a card, a panel): a header, then its lines. */
+const LABEL_LIMIT = 150;
 
 /** Value of lines when the budget forces a cut: lower goes first. */
 export const Priority = { Text: 0, Section: 1, Heading: 2, Control: 3 } as const;
@@ -41,6 +42,8 @@ export interface Line {
   right?: number;
   /** Section headers are kept only when something inside them is kept. */
   sectionEnd?: number;
+  /** A table's header row: kept whenever a row of its table is. */
+  header?: boolean;
   /** The element's box in its own frame, to match facts collected in the page. */
   boxKey?: string;
   /** Ref of the nearest enclosing element that has one, for "expand with ref" hints. */
@@ -52,43 +55,30 @@ export interface WalkContext {
   /** Offset from frame coordinates to page viewport coordinates. */
   offsetX: number;
   offsetY: number;
-  /** Inside an element with cursor:pointer already listed as clickable. */
+  /** Inside an element listed as clickable: only controls and elements with handlers of their own get a line. */
   inClickable: boolean;
-  fields: Map<string, FieldFacts>;
+  /** Inside a clickable whose text is its name: list its controls, not its text again. */
+  controlsOnly?: boolean;
+  /** Directly inside a list item: a nested list is indented (trees drawn with lists). */
+  inListItem?: boolean;
+  fields: Map<string, ElementFacts>;
   /** Frame-local boxes are matched against field facts; main-frame and frame boxes share the map. */
   pageUrl: URL | undefined;
   newRefs?: Set<string>;
   container?: string;
   /**
    * Which link targets to print. `all`: every one (subtrees, find). `useful`: where the name alone does not
-   * tell links apart (generic or repeated names) or the link leaves the site. `none`: whole-page listings.
+   * tell links apart (generic or repeated names). `none`: whole-page listings.
    */
   linkTargets?: 'all' | 'useful' | 'none';
   /** Link names used by more than one link on the page. */
   repeatedLinkNames?: Set<string>;
+  /** Characters of text and values shown before the rest is counted (Infinity in a `ref` snapshot). */
+  textLimit: number;
+  nameLimit: number;
 }
 
-export function truncate(text: string, limit: number): string {
-  // Normalise only what can be shown: page text can run to many kilobytes.
-  const clean = (text.length > limit * 4 ? text.slice(0, limit * 4) : text).replace(/\s+/g, ' ').trim();
-  return clean.length > limit ? `${clean.slice(0, limit - 1)}…` : clean;
-}
-
-export function quote(text: string): string {
-  return JSON.stringify(text);
-}
-
-function shortUrl(url: string, base: URL | undefined): string {
-  let shown = url;
-  try {
-    const resolved = new URL(url, base);
-    if (base && resolved.origin === base.origin) shown = resolved.pathname + resolved.search + resolved.hash;
-    else shown = /^https?:$/.test(resolved.protocol) ? resolved.href.replace(/^https?:\/\/(www\.)?/, '') : resolved.href;
-  } catch {
-    // keep what the page wrote
-  }
-  return truncate(shown, URL_LIMIT);
-}
+export { quote, truncate, NAME_LIMIT };
 
 const controlInside = new WeakMap<AriaNode, boolean>();
 
@@ -108,112 +98,30 @@ function hasRefDescendant(node: AriaNode): boolean {
   return found;
 }
 
-function selectedOptions(node: AriaNode): string[] {
-  const out: string[] = [];
-  const visit = (n: AriaNode) => {
-    for (const child of n.children ?? []) {
-      if (typeof child === 'string') continue;
-      if (child.role === 'option' && child.selected) out.push(child.name ?? child.text ?? '');
-      else visit(child);
-    }
-  };
-  visit(node);
-  return out;
+/** Facts of a node, unless a child has the very same box: then the fact was collected from the child. */
+function ownFacts(node: AriaNode, ctx: WalkContext): ElementFacts | undefined {
+  return node.ref && node.box && !hasSameBoxChild(node) ? ctx.fields.get(boxKey(node.box)) : undefined;
 }
 
-function countOptions(node: AriaNode): number {
-  let count = 0;
-  for (const child of node.children ?? []) {
-    if (typeof child === 'string') continue;
-    count += child.role === 'option' ? 1 : countOptions(child);
-  }
-  return count;
+/** A node listed on its own inside a clickable: a control, or an element with a handler of its own. */
+function listedInside(node: AriaNode, ctx: WalkContext): boolean {
+  return (!!node.ref && LEAF_CONTROLS.has(node.role)) || !!ownFacts(node, ctx)?.clickable;
 }
 
-const GENERIC_LINK_NAMES = /^(more|read more|see more|learn more|more info|details|here|click here|link|next|previous|prev|back|continue|download|open|view|view all|see all|show all|edit|reply|share|comment|comments|\d+|\[\d+\]|»|›|→|…)$/i;
+const listedBelow = new WeakMap<AriaNode, boolean>();
 
-/**
- * The target to print after `->`, or undefined. In `useful` mode: the path when the name does not tell the
- * link apart (generic or repeated), the host alone when the link leaves the site, nothing otherwise.
- * `javascript:` targets say nothing and are never printed.
- */
-function linkTarget(name: string, url: string, target: string, ctx: WalkContext): string | undefined {
-  const mode = ctx.linkTargets ?? 'all';
-  if (mode === 'none' || /^javascript:/i.test(url) || name === target) return undefined;
-  if (mode === 'all') return target;
-  if (!name || GENERIC_LINK_NAMES.test(name.trim()) || ctx.repeatedLinkNames?.has(name)) return target;
-  try {
-    const resolved = new URL(url, ctx.pageUrl);
-    if (ctx.pageUrl && resolved.host !== ctx.pageUrl.host && /^https?:$/.test(resolved.protocol)) {
-      return resolved.host.replace(/^www\./, '') + (resolved.pathname.length > 1 ? '/…' : '');
-    }
-  } catch {
-    // an unparsable href: nothing useful to say
+/** Memoised: pointer cursors are inherited, so nested clickable candidates ask it of the same subtrees. */
+function hasListedDescendant(node: AriaNode, ctx: WalkContext): boolean {
+  let known = listedBelow.get(node);
+  if (known === undefined) {
+    known = (node.children ?? []).some((c) => typeof c !== 'string' && (listedInside(c, ctx) || hasListedDescendant(c, ctx)));
+    listedBelow.set(node, known);
   }
-  return undefined;
-}
-
-export function repeatedLinkNames(nodes: Array<AriaNode | string>): Set<string> {
-  const seen = new Set<string>();
-  const repeated = new Set<string>();
-  const visit = (list: Array<AriaNode | string>) => {
-    for (const node of list) {
-      if (typeof node === 'string') continue;
-      if (node.role === 'link' && node.name) {
-        if (seen.has(node.name)) repeated.add(node.name);
-        seen.add(node.name);
-      }
-      if (node.children) visit(node.children);
-    }
-  };
-  visit(nodes);
-  return repeated;
-}
-
-function controlLine(node: AriaNode, ctx: WalkContext): string {
-  const facts = node.box ? ctx.fields.get(boxKey(node.box)) : undefined;
-  let name = node.name ?? '';
-  let value: string | undefined;
-  if (VALUE_ROLES.has(node.role)) {
-    value = node.text;
-  } else if (node.role === 'combobox') {
-    const selected = selectedOptions(node);
-    value = selected.length ? selected.join(', ') : node.text;
-  } else if (!name) {
-    // Playwright leaves the name out when the children spell it (an image's alt, a heading inside a link).
-    name = node.text || collectText(node);
-  }
-  const target = node.role === 'link' && node.url ? shortUrl(node.url, ctx.pageUrl) : undefined;
-  if (!name && !facts?.icon && target) name = target;
-
-  const parts = [node.ref ?? '', node.role];
-  if (name) parts.push(quote(truncate(name, NAME_LIMIT)));
-  else if (facts?.icon) parts.push(`icon=${quote(facts.icon)}`);
-  if (value) parts.push(`value=${quote(facts?.password || facts?.secret ? '••••••' : truncate(value, NAME_LIMIT))}`);
-  if (node.role === 'combobox' && !node.text) {
-    const options = countOptions(node);
-    if (options) parts.push(`options=${options}`);
-  }
-  if (node.checked === true) parts.push('checked');
-  if (node.checked === 'mixed') parts.push('mixed');
-  if (node.pressed === true) parts.push('pressed');
-  if (node.selected) parts.push('selected');
-  const expanded = node.expanded ?? facts?.expanded;
-  if (expanded === true) parts.push('expanded');
-  if (expanded === false) parts.push('collapsed');
-  if (node.disabled) parts.push('disabled');
-  if (facts?.required) parts.push('required');
-  if (facts?.readonly) parts.push('readonly');
-  if (facts?.password) parts.push('password');
-  if (node.active) parts.push('focused');
-  if (node.ref && ctx.newRefs?.has(node.ref)) parts.push('new');
-  const shown = target ? linkTarget(name, node.url!, target, ctx) : undefined;
-  if (shown) parts.push(`-> ${shown}`);
-  return parts.join(' ');
+  return known;
 }
 
 /** Gives a new line its position; mutates the fresh object rather than copying it (hot path on big pages). */
-function placed(line: Line, box: Box | undefined, ctx: WalkContext): Line {
+export function placed(line: Line, box: Box | undefined, ctx: WalkContext): Line {
   line.container = ctx.container;
   if (!box || (box.width === 0 && box.height === 0)) return line;
   line.left = box.x + ctx.offsetX;
@@ -224,30 +132,63 @@ function placed(line: Line, box: Box | undefined, ctx: WalkContext): Line {
   return line;
 }
 
+/** Text worth a line: it has a letter or a digit (not a lone "|" or "·"). */
+const WORDY = /[\p{L}\p{N}]/u;
+
+function textLine(text: string, prefix: string, ref: string | undefined, box: Box | undefined, ctx: WalkContext): Line {
+  const { shown, rest } = shownWhole(text, ctx.textLimit, ref);
+  return placed({ text: `${prefix}${shown}${rest ? ` ${rest}` : ''}`, depth: ctx.depth, priority: Priority.Text, kind: 'text' }, box, ctx);
+}
+
 export function walk(nodes: Array<AriaNode | string>, ctx: WalkContext, out: Line[], parentBox?: Box): void {
-  let textRun = '';
   // Label text next to its control repeats the control's name: say it once.
   const siblingNames = new Set<string>();
   for (const node of nodes) if (typeof node !== 'string' && node.ref && LEAF_CONTROLS.has(node.role) && node.name) siblingNames.add(node.name);
-  const flushText = () => {
-    const text = truncate(textRun, TEXT_LIMIT);
-    textRun = '';
-    if (siblingNames.has(text)) return;
-    if (text.length > 1) out.push(placed({ text, depth: ctx.depth, priority: Priority.Text, kind: 'text' }, parentBox, ctx));
+  // A run of text: strings, and text pieces drawn side by side on one row (joined as the eye reads them).
+  let pieces: Piece[] = [];
+  let runBox: Box | undefined;
+  // Strings have no box. A run of them lies between the sibling before it and the one after it, which is
+  // much closer than "somewhere in the parent" when the parent is a whole article.
+  let previousBottom: number | undefined;
+  const flushText = (next?: AriaNode) => {
+    if (!pieces.length) return;
+    const text = joinPieces(pieces);
+    pieces = [];
+    let box = runBox;
+    runBox = undefined;
+    if (!box && parentBox) {
+      const top = previousBottom ?? parentBox.y;
+      const bottom = next?.box && next.box.height > 0 ? Math.max(top, next.box.y) : parentBox.y + parentBox.height;
+      box = { x: parentBox.x, y: top, width: parentBox.width, height: Math.max(1, bottom - top) };
+    }
+    if (ctx.controlsOnly || siblingNames.has(text) || !WORDY.test(text)) return;
+    out.push(textLine(text, '', ctx.container, box, ctx));
   };
 
   for (const node of nodes) {
     if (typeof node === 'string') {
-      textRun += ` ${node}`;
+      if (pieces[pieces.length - 1]?.box) flushText();
+      pieces.push({ text: node });
       continue;
     }
-    flushText();
     const { role } = node;
+
+    if (isTextLeaf(node) && !ownFacts(node, ctx)?.clickable && !(node.cursor === 'pointer' && !ctx.inClickable)) {
+      // Boxed pieces join each other, not the strings around them: where a string sits on screen is unknown.
+      const last = pieces[pieces.length - 1];
+      if (last && (!last.box || separator(last.box, node.box) === undefined)) flushText();
+      pieces.push({ text: node.text!, box: node.box });
+      runBox ??= node.box;
+      previousBottom = node.box!.y + node.box!.height;
+      continue;
+    }
+    flushText(node);
+    if (node.box && node.box.height > 0) previousBottom = node.box.y + node.box.height;
 
     if (role === 'heading') {
       const level = Math.min(node.level ?? 2, 6);
       const name = node.name || node.text || '';
-      if (name) out.push(placed({ text: `${'#'.repeat(level)} ${truncate(name, HEADING_LIMIT)}`, depth: ctx.depth, priority: Priority.Heading, kind: 'heading' }, node.box, ctx));
+      if (name && !ctx.controlsOnly) out.push(placed({ ...textLine(name, `${'#'.repeat(level)} `, node.ref, undefined, ctx), priority: Priority.Heading, kind: 'heading' }, node.box, ctx));
       // A heading can hold a link; list it so it stays reachable.
       if (hasRefDescendant(node)) walk(node.children ?? [], ctx, out, node.box);
       continue;
@@ -266,9 +207,11 @@ export function walk(nodes: Array<AriaNode | string>, ctx: WalkContext, out: Lin
 
     if (LEAF_CONTROLS.has(role) && !node.ref) continue; // not visible or not receiving pointer events
 
+    if (TABLE_ROLES.has(role) && !ctx.controlsOnly && tableLines(node, ctx, out)) continue;
+
     if (role === 'iframe' || SECTIONS.has(role)) {
       // The ref lets the model expand the section (browser_snapshot ref) or scroll inside it.
-      const header = `${node.ref ? `${node.ref} ` : ''}${role}${node.name ? ` ${quote(truncate(node.name, NAME_LIMIT))}` : ''}:`;
+      const header = `${node.ref ? `${node.ref} ` : ''}${role}${node.name ? ` ${quote(truncate(node.name, ctx.nameLimit))}` : ''}:`;
       const index = out.length;
       out.push(placed({ text: header, depth: ctx.depth, priority: MODAL_ROLES.has(role) ? Priority.Control : Priority.Section, kind: role, ref: node.ref }, node.box, ctx));
       const inner: WalkContext =
@@ -280,38 +223,64 @@ export function walk(nodes: Array<AriaNode | string>, ctx: WalkContext, out: Lin
       continue;
     }
 
-    // Elements that are not controls but look clickable (cursor:pointer) still get a ref,
-    // unless something inside them is a real control or an ancestor was already listed.
-    // Facts are keyed by box; a wrapper exactly as big as its child (a closed <details> around its <summary>)
-    // leaves the fact to the child, which is the element it was collected from.
-    const facts = node.ref && node.box && !hasSameBoxChild(node) ? ctx.fields.get(boxKey(node.box)) : undefined;
-    const hinted = facts?.clickable;
-    if (node.ref && (node.cursor === 'pointer' || hinted) && !ctx.inClickable && !hasRefDescendant(node)) {
-      const label = node.name || node.text || collectText(node);
-      if (label) {
-        const kind = hinted === 'drag' ? 'draggable' : 'clickable';
-        const state = facts?.expanded === undefined ? '' : facts.expanded ? ' expanded' : ' collapsed';
-        out.push(placed({ text: `${node.ref} ${kind} ${quote(truncate(label, NAME_LIMIT))}${state}`, depth: ctx.depth, priority: Priority.Control, kind, ref: node.ref }, node.box, ctx));
-        continue;
-      }
+    if (node.ref && clickable(node, ctx, out)) continue;
+
+    if (ctx.controlsOnly) {
+      walk(node.children ?? [], node.ref ? { ...ctx, container: node.ref } : ctx, out, node.box);
+      continue;
     }
 
     if (role === 'img') {
-      if (node.name) out.push(placed({ text: `img ${quote(truncate(node.name, NAME_LIMIT))}`, depth: ctx.depth, priority: Priority.Text, kind: 'img' }, node.box, ctx));
+      if (node.name) out.push(placed({ text: `img ${quote(truncate(node.name, ctx.nameLimit))}`, depth: ctx.depth, priority: Priority.Text, kind: 'img' }, node.box, ctx));
       continue;
     }
 
-    if (node.text && !node.children?.length) {
-      const text = truncate(node.text, TEXT_LIMIT);
-      const prefix = role === 'listitem' ? '- ' : '';
-      if (text.length > 1) out.push(placed({ text: prefix + text, depth: ctx.depth, priority: Priority.Text, kind: 'text' }, node.box, ctx));
+    // Text-only elements, and table cells outside a data table (Playwright gives a text cell a name, no text).
+    const own = node.text ?? (role === 'cell' && !node.children?.length ? node.name : undefined);
+    if (own && !node.children?.length) {
+      if (WORDY.test(own)) out.push(textLine(own, role === 'listitem' ? '- ' : '', node.ref ?? ctx.container, node.box, ctx));
       continue;
     }
     // cursor:pointer is inherited: below a clickable container, only real controls get a line.
-    const inner = node.ref ? { ...ctx, container: node.ref } : ctx;
-    walk(node.children ?? [], node.cursor === 'pointer' && node.ref ? { ...inner, inClickable: true } : inner, out, node.box);
+    const inner: WalkContext = { ...ctx, container: node.ref ?? ctx.container, inListItem: role === 'listitem' };
+    if (role === 'list' && ctx.inListItem) inner.depth = ctx.depth + 1;
+    if (node.cursor === 'pointer' && node.ref) inner.inClickable = true;
+    walk(node.children ?? [], inner, out, node.box);
   }
   flushText();
+}
+
+/**
+ * Elements that are no control but react: a handler of their own (facts: onclick, listener, tabindex,
+ * draggable) or a pointer cursor. Writes their line, and the controls inside them, and returns true; returns
+ * false when the node is better walked as a container.
+ */
+function clickable(node: AriaNode, ctx: WalkContext, out: Line[]): boolean {
+  const facts = ownFacts(node, ctx);
+  const hinted = facts?.clickable;
+  const pointer = node.cursor === 'pointer' && !ctx.inClickable;
+  if (!hinted && !pointer) return false;
+  const inside = hasListedDescendant(node, ctx);
+  // A pointer cursor is inherited by everything in a clickable area; with controls inside, they are the targets.
+  if (!hinted && inside) return false;
+  const kind = hinted === 'drag' ? 'draggable' : 'clickable';
+  let label = (node.name || (inside ? collectText(node, (child) => listedInside(child, ctx)) : node.text || collectText(node))).trim();
+  // An element showing no text was named by its icon hint for the capture (facts.ts): say it is a guess.
+  if (facts?.icon && label === facts.icon) label = '';
+  if (!label && !facts?.icon && (inside || !hinted)) return false; // a container for delegated handlers, or nothing to say
+  const ref = node.ref!;
+  if (label.length > LABEL_LIMIT) {
+    // A card or panel that reacts as a whole: its ref as a header, then its text and controls as usual.
+    const index = out.length;
+    out.push(placed({ text: `${ref} ${kind}:`, depth: ctx.depth, priority: Priority.Control, kind, ref }, node.box, ctx));
+    walk(node.children ?? [], { ...ctx, depth: ctx.depth + 1, container: ref, inClickable: true }, out, node.box);
+    out[index]!.sectionEnd = out.length;
+    return true;
+  }
+  out.push(placed({ text: clickableLine(node, kind, label, facts, ctx), depth: ctx.depth, priority: Priority.Control, kind, ref }, node.box, ctx));
+  // A row that opens on click and holds its own buttons (a mail row and its trash icon): those, indented.
+  if (inside) walk(node.children ?? [], { ...ctx, depth: ctx.depth + 1, container: ref, inClickable: true, controlsOnly: true }, out, node.box);
+  return true;
 }
 
 function hasSameBoxChild(node: AriaNode): boolean {
@@ -319,23 +288,7 @@ function hasSameBoxChild(node: AriaNode): boolean {
   return (node.children ?? []).some((child) => typeof child !== 'string' && !!child.box && boxKey(child.box) === key);
 }
 
-function collectText(node: AriaNode): string {
-  const parts: string[] = [];
-  // Logos often repeat the same alt text in several images; say it once.
-  const push = (text: string) => {
-    if (text.trim() && parts[parts.length - 1] !== text) parts.push(text);
-  };
-  const visit = (n: AriaNode | string) => {
-    if (typeof n === 'string') push(n);
-    else {
-      if (n.name) push(n.name);
-      else if (n.text) push(n.text);
-      else (n.children ?? []).forEach(visit);
-    }
-  };
-  (node.children ?? []).forEach(visit);
-  return parts.join(' ').replace(/\s+/g, ' ').trim();
-}
+export { collectText };
 
 export function findSubtree(nodes: Array<AriaNode | string>, ref: string): AriaNode | undefined {
   for (const node of nodes) {
@@ -366,7 +319,7 @@ export function rootContext(capture: Capture): WalkContext {
   } catch {
     pageUrl = undefined;
   }
-  return { depth: 0, offsetX: 0, offsetY: 0, inClickable: false, fields: capture.fields, pageUrl };
+  return { depth: 0, offsetX: 0, offsetY: 0, inClickable: false, fields: capture.fields, pageUrl, textLimit: TEXT_LIMIT, nameLimit: NAME_LIMIT };
 }
 
 /** Every line of the whole page, unindented, for comparing two captures of one document. */
@@ -394,4 +347,3 @@ export function indexRefs(nodes: Array<AriaNode | string>, into = new Map<string
   }
   return into;
 }
-

@@ -1,0 +1,148 @@
+/**
+ * Controls: the one line written for an element the agent acts on: ref, role, name (or icon hint), value,
+ * states and link target.
+ */
+import { boxKey, type AriaNode, type ElementFacts } from './capture.js';
+import { collectText, quote, shownWhole, truncate } from './text.js';
+import type { WalkContext } from './lines.js';
+
+const VALUE_ROLES = new Set(['textbox', 'searchbox', 'spinbutton', 'slider']);
+const URL_LIMIT = 60;
+
+export function factsOf(node: AriaNode, ctx: WalkContext): ElementFacts | undefined {
+  return node.box ? ctx.fields.get(boxKey(node.box)) : undefined;
+}
+
+function shortUrl(url: string, base: URL | undefined): string {
+  let shown = url;
+  try {
+    const resolved = new URL(url, base);
+    if (base && resolved.origin === base.origin) shown = resolved.pathname + resolved.search + resolved.hash;
+    else shown = /^https?:$/.test(resolved.protocol) ? resolved.href.replace(/^https?:\/\/(www\.)?/, '') : resolved.href;
+  } catch {
+    // keep what the page wrote
+  }
+  return truncate(shown, URL_LIMIT);
+}
+
+function selectedOptions(node: AriaNode): string[] {
+  const out: string[] = [];
+  const visit = (n: AriaNode) => {
+    for (const child of n.children ?? []) {
+      if (typeof child === 'string') continue;
+      if (child.role === 'option' && child.selected) out.push(child.name ?? child.text ?? '');
+      else visit(child);
+    }
+  };
+  visit(node);
+  return out;
+}
+
+function countOptions(node: AriaNode): number {
+  let count = 0;
+  for (const child of node.children ?? []) {
+    if (typeof child === 'string') continue;
+    count += child.role === 'option' ? 1 : countOptions(child);
+  }
+  return count;
+}
+
+const GENERIC_LINK_NAMES = /^(more|read more|see more|learn more|more info|details|here|click here|link|next|previous|prev|back|continue|download|open|view|view all|see all|show all|edit|reply|share|comment|comments|\d+|\[\d+\]|»|›|→|…)$/i;
+
+/**
+ * The target to print after `->`, or undefined. In `useful` mode: the path when the name does not tell the
+ * link apart (generic or repeated); nothing otherwise, not even for other sites (the name says where it goes
+ * often enough, and `ref` snapshots print every target). `javascript:` targets say nothing and are never printed.
+ */
+function linkTarget(name: string, url: string, target: string, ctx: WalkContext): string | undefined {
+  const mode = ctx.linkTargets ?? 'all';
+  if (mode === 'none' || /^javascript:/i.test(url) || name === target) return undefined;
+  if (mode === 'all') return target;
+  if (!name || GENERIC_LINK_NAMES.test(name.trim()) || ctx.repeatedLinkNames?.has(name)) return target;
+  return undefined;
+}
+
+export function repeatedLinkNames(nodes: Array<AriaNode | string>): Set<string> {
+  const seen = new Set<string>();
+  const repeated = new Set<string>();
+  const visit = (list: Array<AriaNode | string>) => {
+    for (const node of list) {
+      if (typeof node === 'string') continue;
+      if (node.role === 'link' && node.name) {
+        if (seen.has(node.name)) repeated.add(node.name);
+        seen.add(node.name);
+      }
+      if (node.children) visit(node.children);
+    }
+  };
+  visit(nodes);
+  return repeated;
+}
+
+/** The states of a node as words, in a fixed order. */
+function states(node: AriaNode, facts: ElementFacts | undefined, ctx: WalkContext): string[] {
+  const out: string[] = [];
+  if (node.checked === true) out.push('checked');
+  if (node.checked === 'mixed') out.push('mixed');
+  if (node.pressed === true) out.push('pressed');
+  if (node.selected) out.push('selected');
+  const expanded = node.expanded ?? facts?.expanded;
+  if (expanded === true) out.push('expanded');
+  if (expanded === false) out.push('collapsed');
+  if (node.disabled) out.push('disabled');
+  if (facts?.required) out.push('required');
+  if (facts?.readonly) out.push('readonly');
+  if (facts?.password) out.push('password');
+  if (node.active) out.push('focused');
+  if (node.ref && ctx.newRefs?.has(node.ref)) out.push('new');
+  return out;
+}
+
+export function controlLine(node: AriaNode, ctx: WalkContext): string {
+  const facts = factsOf(node, ctx);
+  let name = node.name ?? '';
+  let value: string | undefined;
+  if (VALUE_ROLES.has(node.role)) {
+    value = node.text;
+  } else if (node.role === 'combobox') {
+    const selected = selectedOptions(node);
+    value = selected.length ? selected.join(', ') : node.text;
+  } else if (!name) {
+    // Playwright leaves the name out when the children spell it (an image's alt, a heading inside a link).
+    name = node.text || collectText(node);
+  }
+  const target = node.role === 'link' && node.url ? shortUrl(node.url, ctx.pageUrl) : undefined;
+  if (!name && !facts?.icon && target) name = target;
+
+  const parts = [node.ref ?? '', node.role];
+  if (name) parts.push(quote(truncate(name, ctx.nameLimit)));
+  else if (facts?.icon) parts.push(`icon=${quote(facts.icon)}`);
+  let rest = '';
+  if (value) {
+    if (facts?.password || facts?.secret) parts.push('value="••••••"');
+    else {
+      // A field's value is content the agent may have to read to the end: whole, or counted with the call that shows it.
+      const whole = shownWhole(value, ctx.textLimit, node.ref);
+      parts.push(`value=${quote(whole.shown)}`);
+      rest = whole.rest;
+    }
+  }
+  if (node.role === 'combobox' && !node.text) {
+    const options = countOptions(node);
+    if (options) parts.push(`options=${options}`);
+  }
+  parts.push(...states(node, facts, ctx));
+  const shown = target ? linkTarget(name, node.url!, target, ctx) : undefined;
+  if (shown) parts.push(`-> ${shown}`);
+  if (rest) parts.push(rest);
+  return parts.join(' ');
+}
+
+/** An element that is no control but reacts (`clickable`, `draggable`): its label, or its icon hint. */
+export function clickableLine(node: AriaNode, kind: string, label: string, facts: ElementFacts | undefined, ctx: WalkContext): string {
+  const parts = [node.ref!, kind];
+  if (label) parts.push(quote(truncate(label, ctx.nameLimit)));
+  else if (facts?.icon) parts.push(`icon=${quote(facts.icon)}`);
+  parts.push(...states({ ...node, expanded: node.expanded ?? facts?.expanded }, undefined, ctx));
+  return parts.join(' ');
+}

@@ -1,0 +1,253 @@
+/**
+ * Page facts: one script run in the page per capture, collecting what Playwright's aria snapshot does not
+ * carry: which fields are passwords, secret, required or read-only; which plain elements react to the
+ * mouse or keyboard (an `onclick` attribute, a tabindex, a listener recorded by listeners.ts, a jQuery
+ * delegated handler); what an unnamed control's icon suggests; whether a toggle or a tree folder is open;
+ * and a fixed layer covering the screen. Facts are keyed by the element's rounded box, which is how the
+ * formatter finds them again on the snapshot's nodes.
+ *
+ * It also prepares the page for the snapshot: Playwright makes no node (so no ref) for an inline element
+ * whose only child is text, which is how many script-made links look (`<span onclick>Search</span>`), nor for
+ * an element that shows no text (an icon, a slider handle). Such elements, when they react, get an empty
+ * comment or an aria-label for the duration of the capture; `releaseElements` takes them out again.
+ */
+
+/** Facts about one element, by box. */
+export interface ElementFacts {
+  password?: boolean;
+  /** Matches one of the configured secret-field selectors: its value is never shown. */
+  secret?: boolean;
+  required?: boolean;
+  readonly?: boolean;
+  /** Not a control, but reacts: a click or key handler, a tabindex, or draggable. */
+  clickable?: 'click' | 'drag';
+  /** For a control with no accessible name: what its icon, title, class or id suggests ("trash", "more"). */
+  icon?: string;
+  /** aria-expanded, a `<summary>`'s `<details>`, or a tree item's nested list being shown. */
+  expanded?: boolean;
+}
+
+/** A fixed or sticky element covering much of the viewport (cookie walls, sign-up modals without ARIA). */
+export interface Overlay {
+  /** Share of the viewport it covers, 0..1. */
+  coverage: number;
+  text: string;
+  /** Box keys of the controls inside it, so they can be listed first. */
+  controls: string[];
+}
+
+export interface PageMetrics {
+  scrollX: number;
+  scrollY: number;
+  scrollWidth: number;
+  scrollHeight: number;
+  viewportWidth: number;
+  viewportHeight: number;
+}
+
+export interface FactsArgs {
+  secretSelector: string;
+  /** Symbol.for key of the listener record (listeners.ts). */
+  listenersKey: string;
+  /** Symbol.for key under which the comments added for the capture are kept until released. */
+  markersKey: string;
+  /** Prepare inline text-only elements that react (only when a capture follows: not in frames read afterwards). */
+  mark: boolean;
+}
+
+/** Runs in the page. Everything it uses is declared inside, so it survives serialisation. */
+export function collectPageFacts({ secretSelector, listenersKey, markersKey, mark }: FactsArgs) {
+  const facts = new Map<string, ElementFacts>();
+  const keyOf = (el: Element) => {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) return undefined;
+    return `${Math.round(r.x)},${Math.round(r.y)},${Math.round(r.width)},${Math.round(r.height)}`;
+  };
+  const add = (el: Element, fact: ElementFacts) => {
+    const key = keyOf(el);
+    if (key) facts.set(key, { ...facts.get(key), ...fact });
+  };
+
+  for (const el of document.querySelectorAll('input, textarea, select, [contenteditable], [aria-required], [aria-readonly]')) {
+    const password = el instanceof HTMLInputElement && el.type === 'password';
+    const required = (el as HTMLInputElement).required === true || el.getAttribute('aria-required') === 'true';
+    const readonly = (el as HTMLInputElement).readOnly === true || el.getAttribute('aria-readonly') === 'true';
+    if (password || required || readonly) add(el, { password, required, readonly });
+  }
+  if (secretSelector) {
+    try {
+      for (const el of document.querySelectorAll(secretSelector)) add(el, { secret: true });
+    } catch {
+      // an invalid selector in the config must not break the snapshot; it masks nothing
+    }
+  }
+  // Playwright reports aria-expanded only when true; "collapsed" is what tells a closed folder or menu.
+  for (const el of document.querySelectorAll('[aria-expanded]')) add(el, { expanded: el.getAttribute('aria-expanded') === 'true' });
+  // <summary> has no ARIA role of its own, but it is the toggle of a disclosure.
+  for (const el of document.querySelectorAll('details > summary')) add(el, { clickable: 'click', expanded: (el.parentElement as HTMLDetailsElement).open });
+
+  // Elements that react although nothing in their markup says so to the accessibility tree.
+  const reacting = new Set<Element>(document.querySelectorAll('[onclick], [onmousedown], [tabindex]:not([tabindex="-1"]), [draggable="true"]'));
+  const record = (window as unknown as Record<symbol, { live(): EventTarget[] } | undefined>)[Symbol.for(listenersKey)];
+  const listened = record ? record.live() : [];
+  for (const target of listened) if (target instanceof Element) reacting.add(target);
+  // jQuery keeps delegated handlers (`$(list).on('click', '.item', fn)`) on the container, with the selector they serve.
+  const jq = (window as unknown as { jQuery?: { _data?: (el: unknown, key: string) => unknown } }).jQuery;
+  if (typeof jq?._data === 'function') {
+    for (const target of [document, ...listened]) {
+      if (!(target instanceof Element || target instanceof Document)) continue;
+      let events: Record<string, Array<{ selector?: string }>> | undefined;
+      try {
+        events = jq._data(target, 'events') as typeof events;
+      } catch {
+        events = undefined;
+      }
+      for (const type of ['click', 'mousedown', 'mouseup', 'pointerdown', 'touchstart', 'keydown']) {
+        for (const handler of events?.[type] ?? []) {
+          if (!handler.selector) continue;
+          try {
+            for (const el of target.querySelectorAll(handler.selector)) reacting.add(el);
+          } catch {
+            // jQuery accepts selectors the DOM does not (":first"): skip them
+          }
+        }
+      }
+    }
+  }
+
+  /** What an unnamed control's icon, symbol, test id, id or (for script-made controls) class suggests. */
+  const ICON_CLASS = /^(?:fa|fas|far|fab|bi|icon|glyphicon|mdi|ti|ri|la|octicon|feather|lucide|ion|gg)-([a-z0-9-]+)$|^([a-z0-9-]+?)-icon$|^icon([A-Z][A-Za-z0-9]+)$/;
+  const NOISE = /^(solid|regular|light|thin|duotone|brands|lg|sm|xs|xl|\dx|fw|spin|pulse|fixed|inverse|border|stack|flip.*|rotate.*|icon|icons|svg|small|large)$/;
+  // Class words that say how something looks, not what it is.
+  const STYLE_CLASS = /^(ui-(corner|state|widget|helper)-.*|active|selected|disabled|hidden|show|open|closed|clearfix|pull-.*|float-.*|text-.*|bg-.*|p[xytblr]?-\d+|m[xytblr]?-\d+|d-.*|flex.*|col.*|row)$/;
+  const cleanHint = (text: string) => text.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[-_#.]+/g, ' ').trim().toLowerCase().slice(0, 30);
+  function iconHint(el: Element): string {
+    let hint = '';
+    const named = el.querySelector('[title], [aria-label], svg title');
+    if (named) hint = named.getAttribute('title') || named.getAttribute('aria-label') || named.textContent || '';
+    if (!hint) {
+      const use = el.querySelector('use');
+      const href = use?.getAttribute('href') || use?.getAttribute('xlink:href') || '';
+      if (href.includes('#')) hint = href.slice(href.lastIndexOf('#') + 1).replace(/^(icon|ico|i)[-_]/, '');
+    }
+    if (!hint) {
+      for (const node of [el, ...el.querySelectorAll('*')].slice(0, 8)) {
+        for (const token of node.classList) {
+          const match = ICON_CLASS.exec(token);
+          const word = match && (match[1] || match[2] || match[3]);
+          if (word && !NOISE.test(word)) {
+            hint = word;
+            break;
+          }
+        }
+        if (hint) break;
+      }
+    }
+    if (!hint) hint = el.getAttribute('data-testid') || el.getAttribute('data-icon') || el.getAttribute('name') || el.id || '';
+    // A script-made control with nothing else to go by (a slider handle): its own class name.
+    if (!hint && !el.matches('a, button, [role]')) hint = [...el.classList].find((token) => !STYLE_CLASS.test(token)) ?? '';
+    return hint ? cleanHint(hint) : '';
+  }
+
+  // Controls Playwright names and refs by itself. An <a> without href is not one: it has no role.
+  const CONTROLS = 'a[href], button, input, select, textarea, summary, option, label';
+  const viewportArea = innerWidth * innerHeight;
+  const own: Element[] = [];
+  for (const el of reacting) {
+    if (el === document.body || el === document.documentElement || el.matches(CONTROLS)) continue;
+    const r = el.getBoundingClientRect();
+    // A listener on a page-sized wrapper is delegation or "click outside to close", not a control.
+    if (r.width * r.height <= viewportArea * 0.4) own.push(el);
+  }
+  // Playwright makes no node, so no ref, for an inline element holding only text, nor for an element showing
+  // no text (an icon, a slider handle: dropped or folded into its parent). For the time of the capture, the
+  // first gets an empty comment (one more child node, no effect on layout or text), the second an aria-label
+  // with its icon hint (a name keeps the node). Done before any box is measured.
+  const markers: Array<Comment | Element> = [];
+  if (mark) {
+    for (const el of own) {
+      if (el.getAttribute('role') || el.closest('[contenteditable]')) continue;
+      if (!(el.textContent ?? '').trim()) {
+        if (el.getAttribute('aria-label') || el.getAttribute('aria-labelledby') || el.getAttribute('title') || el.querySelector('img[alt]:not([alt=""])')) continue;
+        el.setAttribute('aria-label', iconHint(el) || el.tagName.toLowerCase());
+        markers.push(el);
+      } else if (el.childNodes.length === 1 && el.firstChild!.nodeType === Node.TEXT_NODE && getComputedStyle(el).display === 'inline') {
+        const marker = document.createComment('');
+        el.appendChild(marker);
+        markers.push(marker);
+      }
+    }
+  }
+  for (const el of own) {
+    add(el, { clickable: el.getAttribute('draggable') === 'true' ? 'drag' : 'click' });
+    // The label of a nested-list item that holds a list of its own is a tree folder, open when that list shows.
+    const item = el.closest('li');
+    if (item && !el.hasAttribute('aria-expanded')) {
+      const sublist = item.querySelector(':scope > ul, :scope > ol, :scope > * > ul, :scope > * > ol');
+      if (sublist && !sublist.contains(el)) add(el, { expanded: sublist.checkVisibility() && sublist.getBoundingClientRect().height > 0 });
+    }
+  }
+  if (markers.length) (window as unknown as Record<symbol, Array<Comment | Element>>)[Symbol.for(markersKey)] = markers;
+
+  // Icon-only controls: the accessible name is empty, so guess from the icon. Marked ones carry the guess as
+  // their aria-label for now: they are named by it, and their facts say it is a guess.
+  const unnamed = new Set([...document.querySelectorAll('a, button, [role=button], [role=link], [role=menuitem], [role=tab], [onclick]'), ...own]);
+  for (const el of unnamed) {
+    if (!markers.includes(el) && (el.getAttribute('aria-label') || el.getAttribute('aria-labelledby') || el.getAttribute('title'))) continue;
+    if ((el.textContent ?? '').trim()) continue;
+    if (el.querySelector('img[alt]:not([alt=""])')) continue;
+    const hint = iconHint(el);
+    if (hint) add(el, { icon: hint });
+  }
+
+  // A fixed layer over much of the screen blocks clicks on everything under it.
+  let overlay: Overlay | undefined;
+  for (const [fx, fy] of [[0.5, 0.5], [0.5, 0.85], [0.25, 0.3], [0.75, 0.7]]) {
+    let el: Element | null = document.elementFromPoint(innerWidth * fx!, innerHeight * fy!);
+    let fixed: Element | undefined;
+    for (; el && el !== document.body && el !== document.documentElement; el = el.parentElement) {
+      const position = getComputedStyle(el).position;
+      if (position === 'fixed' || position === 'sticky') fixed = el;
+    }
+    if (!fixed) continue;
+    const r = fixed.getBoundingClientRect();
+    const coverage = (Math.max(0, Math.min(r.right, innerWidth) - Math.max(r.left, 0)) * Math.max(0, Math.min(r.bottom, innerHeight) - Math.max(r.top, 0))) / viewportArea;
+    if (coverage < 0.3) continue;
+    const controls = [...fixed.querySelectorAll('a[href], button, input, select, textarea, [role=button], [role=link], [role=checkbox]')]
+      .slice(0, 50)
+      .map(keyOf)
+      .filter((k): k is string => !!k);
+    overlay = { coverage, text: ((fixed as HTMLElement).innerText ?? '').replace(/\s+/g, ' ').trim().slice(0, 100), controls };
+    break;
+  }
+
+  const root = document.scrollingElement ?? document.documentElement;
+  return {
+    fields: [...facts.entries()],
+    overlay,
+    marked: markers.length,
+    title: document.title,
+    documentId: performance.timeOrigin,
+    metrics: {
+      scrollX: Math.round(window.scrollX),
+      scrollY: Math.round(window.scrollY),
+      scrollWidth: root ? root.scrollWidth : 0,
+      scrollHeight: root ? root.scrollHeight : 0,
+      viewportWidth: window.innerWidth,
+      viewportHeight: window.innerHeight,
+    } satisfies PageMetrics,
+  };
+}
+
+export type PageFacts = ReturnType<typeof collectPageFacts>;
+
+/** Runs in the page after the capture: takes out the comments `collectPageFacts` added. */
+export function releaseElements(markersKey: string): void {
+  const w = window as unknown as Record<symbol, Array<Comment | Element> | undefined>;
+  const symbol = Symbol.for(markersKey);
+  for (const marker of w[symbol] ?? []) {
+    if (marker instanceof Element) marker.removeAttribute('aria-label');
+    else marker.remove();
+  }
+  delete w[symbol];
+}

@@ -1,0 +1,80 @@
+/**
+ * Listeners: an init script, run in every document before the page's own scripts, that remembers which
+ * elements had a click, pointer or key listener attached by script (`addEventListener`, or an `onclick`
+ * property set from script). Such elements carry no attribute, role or pointer cursor that says they react,
+ * so without this record a `<span>` the page made into a "Search" button would get no ref.
+ *
+ * The record lives on `window` under a registry symbol, where the page-facts script (facts.ts) reads it. It
+ * holds weak references, so elements the page drops are not kept alive. The patched functions are Proxies
+ * of the originals: they behave the same and still print as native code.
+ */
+
+/** Where the record lives: `window[Symbol.for(LISTENERS_KEY)]`. */
+export const LISTENERS_KEY = 'mastra-browser-toolset.listeners';
+
+/** Runs in the page before any of its scripts. Kept free of closures over module scope so it can be serialised. */
+function recordListeners(key: string): void {
+  const symbol = Symbol.for(key);
+  const w = window as unknown as Record<symbol, unknown>;
+  if (w[symbol]) return;
+  // Events by which a person makes an element act: pressing, clicking, touching, typing on it.
+  const TYPES = new Set(['click', 'dblclick', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'touchstart', 'touchend', 'keydown', 'keyup', 'keypress', 'contextmenu']);
+  const counts = new WeakMap<object, number>();
+  const targets: Array<WeakRef<EventTarget>> = [];
+  const record = (target: EventTarget, delta: number) => {
+    const before = counts.get(target);
+    if (before === undefined) {
+      if (delta < 0) return;
+      targets.push(new WeakRef(target));
+    }
+    counts.set(target, Math.max(0, (before ?? 0) + delta));
+  };
+  const isNode = (target: unknown): target is EventTarget => target instanceof Node;
+  const proto = EventTarget.prototype;
+  const patch = (name: 'addEventListener' | 'removeEventListener', delta: number) => {
+    proto[name] = new Proxy(proto[name], {
+      apply(original, self, args) {
+        if (isNode(self) && TYPES.has(String(args[0])) && args[1]) record(self, delta);
+        return Reflect.apply(original, self, args);
+      },
+    });
+  };
+  patch('addEventListener', 1);
+  patch('removeEventListener', -1);
+  // `el.onclick = fn` from a script leaves no attribute either.
+  for (const property of ['onclick', 'onmousedown', 'onpointerdown', 'onkeydown']) {
+    const descriptor = Object.getOwnPropertyDescriptor(HTMLElement.prototype, property);
+    if (!descriptor?.set || !descriptor.get) continue;
+    const set = descriptor.set;
+    Object.defineProperty(HTMLElement.prototype, property, {
+      ...descriptor,
+      set: new Proxy(set, {
+        apply(original, self, args) {
+          if (isNode(self) && typeof args[0] === 'function') record(self, 1);
+          return Reflect.apply(original, self, args);
+        },
+      }),
+    });
+  }
+  Object.defineProperty(w, symbol, {
+    value: {
+      /** Nodes that still have at least one such listener (elements, and documents for delegation). */
+      live(): EventTarget[] {
+        const out: EventTarget[] = [];
+        let kept = 0;
+        for (const ref of targets) {
+          const target = ref.deref();
+          if (!target) continue; // collected: compact the list as we go
+          targets[kept++] = ref;
+          if ((counts.get(target) ?? 0) > 0) out.push(target);
+        }
+        targets.length = kept;
+        return out;
+      },
+    },
+    enumerable: false,
+  });
+}
+
+/** The init script's source text (a serialised function can carry bundler helpers the page lacks). */
+export const LISTENERS_INIT_SCRIPT = `(() => { const __name = (f) => f; (${recordListeners.toString()})(${JSON.stringify(LISTENERS_KEY)}); })()`;

@@ -1,0 +1,110 @@
+/**
+ * Tables: a data table reads as rows of cells, the header once: `e3 table "Prices" (3 cols):`, then
+ * `| Product | Price |` and one `| Kettle | 24.90 |` line per row. A control in a cell is written in the cell
+ * as in its own line (`e16 button "Buy"`); a cell or row that reacts to clicks starts with its ref. A table
+ * whose cells hold structure (lists, headings, nested tables: a layout table) is walked like any container.
+ */
+import type { AriaNode } from './capture.js';
+import { clickableLine, controlLine, factsOf } from './controls.js';
+import { Priority, LEAF_CONTROLS, placed, type Line, type WalkContext } from './lines.js';
+import { collectText, quote, shownWhole } from './text.js';
+
+export const TABLE_ROLES = new Set(['table', 'grid', 'treegrid']);
+const CELL_ROLES = new Set(['cell', 'gridcell', 'columnheader', 'rowheader']);
+/** Roles a plain data cell does not hold: their presence makes the table a layout table. */
+const STRUCTURE = new Set(['table', 'grid', 'treegrid', 'list', 'listitem', 'heading', 'paragraph', 'form', 'navigation', 'region', 'article', 'textbox', 'combobox', 'listbox', 'tree', 'dialog']);
+const CELL_TEXT_LIMIT = 200;
+
+function rowsOf(table: AriaNode): AriaNode[] {
+  const rows: AriaNode[] = [];
+  const visit = (nodes: Array<AriaNode | string>) => {
+    for (const node of nodes) {
+      if (typeof node === 'string') continue;
+      if (node.role === 'row') rows.push(node);
+      else if (node.role === 'rowgroup' || node.role === 'generic') visit(node.children ?? []);
+    }
+  };
+  visit(table.children ?? []);
+  return rows;
+}
+
+function cellsOf(row: AriaNode): AriaNode[] {
+  return (row.children ?? []).filter((c): c is AriaNode => typeof c !== 'string' && CELL_ROLES.has(c.role));
+}
+
+function holdsStructure(node: AriaNode): boolean {
+  return (node.children ?? []).some((c) => typeof c !== 'string' && (STRUCTURE.has(c.role) || holdsStructure(c)));
+}
+
+/** Rows of cells with short, flat content: a table of data rather than a page laid out in a table. */
+function isDataTable(table: AriaNode, rows: AriaNode[]): boolean {
+  if (!rows.length) return false;
+  for (const row of rows) {
+    const cells = cellsOf(row);
+    if (!cells.length || cells.length !== (row.children ?? []).filter((c) => typeof c !== 'string').length) return false;
+    for (const cell of cells) {
+      if (holdsStructure(cell)) return false;
+      if ((cell.name ?? cell.text ?? '').length > CELL_TEXT_LIMIT) return false;
+    }
+  }
+  return table.role !== 'treegrid';
+}
+
+/** A cell's content: its text, its controls written as in their own lines, and its ref when it reacts. */
+function cellText(cell: AriaNode, ctx: WalkContext): { text: string; control: boolean } {
+  let control = false;
+  const parts: string[] = [];
+  const facts = factsOf(cell, ctx);
+  const own = cell.ref && (facts?.clickable || (cell.role === 'gridcell' && !hasControl(cell)));
+  const visit = (nodes: Array<AriaNode | string>) => {
+    for (const node of nodes) {
+      if (typeof node === 'string') parts.push(node);
+      else if (node.ref && LEAF_CONTROLS.has(node.role) && !CELL_ROLES.has(node.role)) {
+        parts.push(controlLine(node, ctx));
+        control = true;
+      } else if (node.ref && factsOf(node, ctx)?.clickable) {
+        parts.push(clickableLine(node, 'clickable', node.name || node.text || collectText(node), factsOf(node, ctx), ctx));
+        control = true;
+      } else if (node.children?.length) visit(node.children);
+      else if (node.name || node.text) parts.push(node.name || node.text || '');
+    }
+  };
+  if (!own && !cell.children?.length) parts.push(cell.name || cell.text || '');
+  else if (own) {
+    control = true;
+    return { text: `${cell.ref} ${quote(cell.name || cell.text || collectText(cell))}`, control };
+  } else visit(cell.children ?? []);
+  const text = parts.join(' ').replace(/\s+/g, ' ').replace(/\|/g, '¦').trim();
+  return { text: shownWhole(text, ctx.textLimit, cell.ref).shown, control };
+}
+
+function hasControl(node: AriaNode): boolean {
+  return (node.children ?? []).some((c) => typeof c !== 'string' && ((!!c.ref && LEAF_CONTROLS.has(c.role)) || hasControl(c)));
+}
+
+/**
+ * Writes a data table's lines into `out` and returns true, or returns false for a layout table (the caller
+ * walks it as a container). The header row is marked so that viewport selection keeps it with any row shown.
+ */
+export function tableLines(table: AriaNode, ctx: WalkContext, out: Line[]): boolean {
+  const rows = rowsOf(table);
+  if (!isDataTable(table, rows)) return false;
+  const columns = Math.max(...rows.map((row) => cellsOf(row).length));
+  const name = table.name ? ` ${quote(table.name)}` : '';
+  const headerIndex = out.length;
+  out.push(placed({ text: `${table.ref ? `${table.ref} ` : ''}${table.role}${name} (${columns} col${columns === 1 ? '' : 's'}):`, depth: ctx.depth, priority: Priority.Section, kind: table.role, ref: table.ref }, table.box, ctx));
+  for (const row of rows) {
+    const cells = cellsOf(row);
+    const rendered = cells.map((cell) => cellText(cell, ctx));
+    if (rendered.every((c) => !c.text)) continue;
+    const heading = cells.every((c) => c.role === 'columnheader');
+    const rowReacts = row.ref && factsOf(row, ctx)?.clickable;
+    const text = `${rowReacts ? `${row.ref} ` : ''}| ${rendered.map((c) => c.text).join(' | ')} |`;
+    const control = rendered.some((c) => c.control) || !!rowReacts;
+    const line = placed({ text, depth: ctx.depth + 1, priority: control ? Priority.Control : Priority.Text, kind: control ? 'row' : 'text', ref: rowReacts ? row.ref : undefined }, row.box, ctx);
+    if (heading) line.header = true;
+    out.push(line);
+  }
+  out[headerIndex]!.sectionEnd = out.length;
+  return true;
+}

@@ -111,7 +111,7 @@ export class BrowserSession {
    * meant for the model: what a live view shows and where a person's input goes. Undefined before the first call.
    */
   get currentPage(): Page | undefined {
-    return this.active && !this.active.isClosed() ? this.active : this.pages().at(-1);
+    return this.active && !this.active.isClosed() && !this.closing.has(this.active) ? this.active : this.pages().at(-1);
   }
 
   /**

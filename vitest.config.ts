@@ -5,7 +5,9 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     pool: 'forks',
     // Each file drives its own Chromium; two at a time suits a 2-core machine.
-    maxWorkers: 2,
+    maxWorkers: 3,
+    // Files share a worker process instead of re-importing Mastra, Playwright and the MCP SDK each time.
+    isolate: false,
     testTimeout: 60_000,
     hookTimeout: 60_000,
     reporters: ['default', 'json'],

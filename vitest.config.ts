@@ -8,6 +8,8 @@ export default defineConfig({
     maxWorkers: 3,
     // Files share a worker process instead of re-importing Mastra, Playwright and the MCP SDK each time.
     isolate: false,
+    // One retry for a real browser on a shared, noisy 2-core machine; .ci/run names every test that needed it.
+    retry: 1,
     testTimeout: 60_000,
     hookTimeout: 60_000,
     reporters: ['default', 'json'],

@@ -147,7 +147,7 @@ async function measure(runner: Runner, page: string, capMs: number): Promise<{ r
   } catch (error) {
     endedAt = performance.now();
     const capped = error instanceof CapError;
-    outcome = { ok: false, snapshotChars: 0, code: capped ? 'cap' : 'crash', error: short(error instanceof Error ? error.message : String(error)) };
+    outcome = { ok: false, snapshotChars: 0, refs: 0, code: capped ? 'cap' : 'crash', error: short(error instanceof Error ? error.message : String(error)) };
     await runner.restart();
   }
   const during = runner.requestsBetween(startedAt, endedAt);
@@ -159,6 +159,8 @@ async function measure(runner: Runner, page: string, capMs: number): Promise<{ r
     ...(outcome.error ? { error: outcome.error } : {}),
     documentArrived,
     snapshotChars: outcome.snapshotChars,
+    refs: outcome.refs,
+    ...(outcome.firstCallMs !== undefined ? { firstCallMs: outcome.firstCallMs } : {}),
     requests: during.length,
     stuck: during.filter((r) => r.stuck).length,
     // Filled in once the system has moved on to its next page.

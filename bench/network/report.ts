@@ -14,6 +14,10 @@ export interface SystemRun {
   documentArrived: boolean;
   /** Characters of snapshot the model got, also with an error. */
   snapshotChars: number;
+  /** Distinct refs in it: elements the model could act on. */
+  refs: number;
+  /** Two-call systems (goto or navigate, then snapshot): the first call alone, the part spent waiting for the page. */
+  firstCallMs?: number;
   /** Third-party requests the stand-in received during the call, and how many of them it never answered. */
   requests: number;
   stuck: number;
@@ -58,12 +62,15 @@ export interface SystemSummary {
   errors: number;
   errorsDocumentArrived: number;
   errorsDocumentMissing: number;
-  /** Errors that still came with a snapshot of what had loaded. */
-  errorsWithSnapshot: number;
+  /** Errors that still came with a snapshot holding refs to act on. */
+  errorsWithRefs: number;
   codes: Record<string, number>;
   /** Median time on pages none of whose requests got stuck, and on the others. */
   medianCleanMs: number | null;
   medianStuckMs: number | null;
+  /** The first call of two-call systems. */
+  firstCallMedianMs: number | null;
+  firstCallP95Ms: number | null;
   /** Third-party requests this system's browser sent, over the run. */
   requests: number;
 }
@@ -84,10 +91,12 @@ export function summarize(results: NetworkResults, id: string): SystemSummary {
     errors: errors.length,
     errorsDocumentArrived: errors.filter(({ run }) => run.documentArrived).length,
     errorsDocumentMissing: errors.filter(({ run }) => !run.documentArrived).length,
-    errorsWithSnapshot: errors.filter(({ run }) => run.snapshotChars > 0).length,
+    errorsWithRefs: errors.filter(({ run }) => run.refs > 0).length,
     codes,
     medianCleanMs: median(times(runs.filter(({ page }) => !isStuckPage(page)))),
     medianStuckMs: median(times(runs.filter(({ page }) => isStuckPage(page)))),
+    firstCallMedianMs: median(runs.flatMap(({ run }) => (run.firstCallMs === undefined ? [] : [run.firstCallMs]))),
+    firstCallP95Ms: quantile(runs.flatMap(({ run }) => (run.firstCallMs === undefined ? [] : [run.firstCallMs])), 0.95),
     requests: sum(runs.map(({ run }) => run.requestsOpen)),
   };
 }
@@ -107,18 +116,22 @@ function table(header: string[], rows: string[][]): string {
 export function summaryTable(results: NetworkResults): string {
   const rows = results.meta.systems.map(({ id }) => {
     const s = summarize(results, id);
-    return [id, String(s.pages), ms(s.medianMs), ms(s.p95Ms), String(s.errors), String(s.errorsDocumentArrived), String(s.errorsDocumentMissing), String(s.errorsWithSnapshot), codesText(s.codes)];
+    return [id, String(s.pages), ms(s.medianMs), ms(s.p95Ms), String(s.errors), String(s.errorsDocumentArrived), String(s.errorsDocumentMissing), String(s.errorsWithRefs), codesText(s.codes)];
   });
-  return table(['system', 'pages', 'median ms', 'p95 ms', 'errors', 'errors, document arrived', 'errors, document not arrived', 'errors that still showed a snapshot', 'error codes'], rows);
+  return table(['system', 'pages', 'median ms', 'p95 ms', 'errors', 'errors, document arrived', 'errors, document not arrived', 'errors that still gave refs', 'error codes'], rows);
 }
 
 function splitTable(results: NetworkResults): string {
   const stuckPages = results.pages.filter(isStuckPage).length;
   const rows = results.meta.systems.map(({ id }) => {
     const s = summarize(results, id);
-    return [id, ms(s.medianCleanMs), ms(s.medianStuckMs), s.requests.toLocaleString('en-US')];
+    const first = s.firstCallMedianMs === null ? '-' : `${ms(s.firstCallMedianMs)} / ${ms(s.firstCallP95Ms)}`;
+    return [id, ms(s.medianCleanMs), ms(s.medianStuckMs), first, s.requests.toLocaleString('en-US')];
   });
-  return table(['system', `median ms, ${plural(results.pages.length - stuckPages, 'page')} without a stuck request`, `median ms, ${plural(stuckPages, 'page')} with one or more`, 'third-party requests its browser sent'], rows);
+  return table(
+    ['system', `median ms, ${plural(results.pages.length - stuckPages, 'page')} without a stuck request`, `median ms, ${plural(stuckPages, 'page')} with one or more`, 'first call alone (goto, navigate), median / p95 ms', 'third-party requests its browser sent'],
+    rows,
+  );
 }
 
 export interface Traffic {
@@ -206,7 +219,7 @@ export function renderMarkdown(results: NetworkResults): string {
     '',
     '## Results',
     '',
-    'An error is a result the system marks as failed (ours: `ok: false`; @mastra/agent-browser: `success: false` from goto or snapshot; @playwright/mcp: `isError` or no snapshot), or no result within the cap. "Document arrived": the local server had sent the whole main document when the call returned.',
+    'An error is a result the system marks as failed (ours: `ok: false`; @mastra/agent-browser: `success: false` from goto or snapshot; @playwright/mcp: `isError` from navigate or snapshot, or no snapshot), or no result within the cap. Times run from asking for the page to holding the snapshot, both calls for the two-call systems. "Document arrived": the local server had sent the whole main document when the call returned. "Gave refs": the result still carried a snapshot with at least one ref to act on.',
     '',
     summaryTable(results),
     '',
@@ -219,7 +232,8 @@ export function renderMarkdown(results: NetworkResults): string {
       ? oursFailed.map((p) => {
           const run = p.systems[ours]!;
           const stuck = p.stuck.length ? `never answered: ${p.stuck.slice(0, 6).join(', ')}${p.stuck.length > 6 ? `, +${p.stuck.length - 6}` : ''}` : 'no stuck request';
-          return `- ${p.page}: ${run.code ?? 'error'} after ${ms(run.ms)} ms${run.snapshotChars ? ' (with a partial snapshot)' : ''}; ${stuck}. ${run.error ?? ''}`.trimEnd();
+          const partial = run.refs ? ` (partial snapshot, ${plural(run.refs, 'ref')})` : run.snapshotChars ? ' (snapshot without refs)' : ' (no snapshot)';
+          return `- ${p.page}: ${run.code ?? 'error'} after ${ms(run.ms)} ms${partial}; ${stuck}. ${run.error ?? ''}`.trimEnd();
         })
       : ['None.']),
     ...(oursRan ? [''] : []),

@@ -23,6 +23,10 @@ export interface NavigateOutcome {
   ok: boolean;
   /** Characters of snapshot the model received, also with an error (ours sends what loaded so far). */
   snapshotChars: number;
+  /** Distinct refs in that snapshot: elements the model could act on. */
+  refs: number;
+  /** Two-call systems: how long the first call (goto, navigate) took, the part spent waiting for the page. */
+  firstCallMs?: number;
   /** The system's error code (ours, @mastra/agent-browser), or the name of the error (@playwright/mcp). */
   code?: string;
   /** The error as the system wrote it, shortened. */
@@ -42,6 +46,17 @@ export function short(text: string): string {
   return text.replace(/\s*\n\s*/g, ' / ').slice(0, 240);
 }
 
+/** Refs as each system writes them: `e12` at the start of our lines, `@e12` in agent-browser's, `[ref=e12]` in Playwright's. */
+export function countRefs(snapshot: string): number {
+  return new Set(Array.from(snapshot.matchAll(/(?:^|[\s@=[])((?:f\d+)?e\d+)\b/gm), (m) => m[1])).size;
+}
+
+async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
+  const start = performance.now();
+  const value = await work();
+  return [value, Math.round(performance.now() - start)];
+}
+
 class Ours implements NetworkSystem {
   readonly id = 'ours';
   readonly description = 'this package, `browser_navigate { url }` (it returns the snapshot); defaults: waits for `load`, navigationTimeout 30 s';
@@ -59,8 +74,9 @@ class Ours implements NetworkSystem {
       snapshot?: string;
       error?: { code: string; message: string; snapshot?: string };
     };
-    if (result.ok) return { ok: true, snapshotChars: result.snapshot?.length ?? 0 };
-    return { ok: false, snapshotChars: result.error?.snapshot?.length ?? 0, code: result.error?.code, error: short(result.error?.message ?? JSON.stringify(result)) };
+    const snapshot = (result.ok ? result.snapshot : result.error?.snapshot) ?? '';
+    if (result.ok) return { ok: true, snapshotChars: snapshot.length, refs: countRefs(snapshot) };
+    return { ok: false, snapshotChars: snapshot.length, refs: countRefs(snapshot), code: result.error?.code, error: short(result.error?.message ?? JSON.stringify(result)) };
   }
 
   async close(): Promise<void> {
@@ -105,13 +121,14 @@ class MastraAgentBrowser implements NetworkSystem {
   }
 
   async navigate(url: string): Promise<NavigateOutcome> {
-    const goto = await this.call('browser_goto', { url });
+    const [goto, firstCallMs] = await timed(() => this.call('browser_goto', { url }));
     // A model whose goto failed still asks what is on the screen; the snapshot is part of the cost either way.
     const snapshot = await this.call('browser_snapshot', {});
-    const snapshotChars = typeof snapshot.snapshot === 'string' ? snapshot.snapshot.length : 0;
+    const text = typeof snapshot.snapshot === 'string' ? snapshot.snapshot : '';
+    const seen = { snapshotChars: text.length, refs: countRefs(text), firstCallMs };
     const failed = goto.success !== true ? goto : snapshot.success !== true ? snapshot : undefined;
-    if (!failed) return { ok: true, snapshotChars };
-    return { ok: false, snapshotChars, code: String(failed.code ?? 'error'), error: short(`${failed === goto ? 'goto' : 'snapshot'}: ${String(failed.message ?? JSON.stringify(failed))}`) };
+    if (!failed) return { ok: true, ...seen };
+    return { ok: false, ...seen, code: String(failed.code ?? 'error'), error: short(`${failed === goto ? 'goto' : 'snapshot'}: ${String(failed.message ?? JSON.stringify(failed))}`) };
   }
 
   async close(): Promise<void> {
@@ -134,7 +151,8 @@ interface McpContent {
 
 class PlaywrightMcp implements NetworkSystem {
   readonly id = 'playwright-mcp';
-  readonly description = '@playwright/mcp over stdio, `browser_navigate { url }` (default snapshot mode: the result carries the snapshot); defaults: waits for `domcontentloaded` (navigation timeout 60 s), then for `load` up to 5 s';
+  readonly description =
+    '@playwright/mcp over stdio, `browser_navigate { url }` then `browser_snapshot {}` (navigate saves its snapshot to a file and returns a link); defaults: navigate waits for `domcontentloaded` (navigation timeout 60 s), then for `load` up to 5 s';
   private client: Client | undefined;
   private dir: string | undefined;
   private stderr = '';
@@ -164,16 +182,23 @@ class PlaywrightMcp implements NetworkSystem {
   }
 
   async navigate(url: string): Promise<NavigateOutcome> {
-    let result = await this.call('browser_navigate', { url });
-    // A load-time confirm() or alert() holds the snapshot back until the model answers it, which is one more call.
-    for (let i = 0; i < 5 && !result.isError && /### Modal state[\s\S]*browser_handle_dialog/.test(result.text); i++) {
-      result = await this.call('browser_handle_dialog', { accept: true });
+    const [navigation, firstCallMs] = await timed(() => this.call('browser_navigate', { url }));
+    // A load-time alert() or confirm() blocks every other tool until the model answers it.
+    let blocked = navigation;
+    for (let i = 0; i < 5 && /### Modal state[\s\S]*browser_handle_dialog/.test(blocked.text); i++) {
+      blocked = await this.call('browser_handle_dialog', { accept: true });
     }
-    const snapshot = /### (Page )?Snapshot[\s\S]*/.exec(result.text)?.[0] ?? '';
-    if (!result.isError && snapshot) return { ok: true, snapshotChars: snapshot.length };
+    // browser_navigate writes its snapshot to a file and answers with a link to it (0.0.83, default mode);
+    // only browser_snapshot puts the snapshot in the result, so that is the call that gives the model refs.
+    // As with @mastra/agent-browser, it is made after a failed navigation too.
+    const snapshot = await this.call('browser_snapshot', {});
+    const text = /### Snapshot\s*\n```[\s\S]*/.exec(snapshot.text)?.[0] ?? '';
+    const seen = { snapshotChars: text.length, refs: countRefs(text), firstCallMs };
+    const failed = navigation.isError ? navigation : snapshot.isError ? snapshot : !text ? { text: `no snapshot in the result: ${snapshot.text}` } : undefined;
+    if (!failed) return { ok: true, ...seen };
     // No error codes here; the name of the Playwright error (TimeoutError...) stands in for one.
-    const code = result.isError ? (/\b(\w+Error)\b/.exec(result.text)?.[1] ?? 'error') : 'no_snapshot';
-    return { ok: false, snapshotChars: snapshot.length, code, error: short(result.isError ? result.text : `no snapshot in the result: ${result.text}`) };
+    const code = failed === navigation || failed === snapshot ? (/\b(\w+Error)\b/.exec(failed.text)?.[1] ?? 'error') : 'no_snapshot';
+    return { ok: false, ...seen, code, error: short(`${failed === snapshot ? 'snapshot: ' : failed === navigation ? 'navigate: ' : ''}${failed.text}`) };
   }
 
   async close(): Promise<void> {

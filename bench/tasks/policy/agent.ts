@@ -1,0 +1,244 @@
+/**
+ * The agent a policy drives: it calls tools through an adapter, counts calls and tokens against a budget,
+ * keeps what the tools last showed, and looks for things the way a careful model would: first in what it
+ * already has, then in a fresh snapshot, then in the richer views the system offers (a whole-page or
+ * subtree snapshot, a search, a read of the text), then by scrolling. It never touches the page itself.
+ */
+import type { Adapter, Need, Observation, TypeOptions } from '../adapters/types.js';
+import type { Cause } from '../types.js';
+import { sameName, View, type Item } from './view.js';
+
+/** The policy gives up, for a reason a model would also run into. */
+export class PolicyFailure extends Error {
+  constructor(
+    readonly reason: Cause,
+    readonly detail: string,
+  ) {
+    super(`${reason}: ${detail}`);
+  }
+}
+
+/** The page has reported its verdict: nothing the agent does now counts. */
+export class EpisodeOver extends Error {}
+
+export interface Matcher {
+  /** Accepted roles; any role when left out. */
+  roles?: string[];
+  /** The name (or, for items without one, the text) the control must have. */
+  name?: string | RegExp;
+  /** Extra condition, e.g. a state or a place in a row. */
+  where?: (item: Item, view: View) => boolean;
+}
+
+export const TEXT_FIELDS = ['textbox', 'searchbox', 'combobox', 'spinbutton'];
+
+function matches(item: Item, view: View, matcher: Matcher): boolean {
+  if (matcher.roles && !matcher.roles.includes(item.role)) return false;
+  if (matcher.name !== undefined) {
+    const label = View.label(item);
+    if (typeof matcher.name === 'string' ? !sameName(label, matcher.name) : !matcher.name.test(label)) return false;
+  }
+  return matcher.where ? matcher.where(item, view) : true;
+}
+
+export class Agent {
+  calls = 0;
+  tokens = 0;
+  readonly trace: string[] = [];
+  /** The last whole snapshot, and the call count when it was taken. */
+  private current: View | undefined;
+  private currentAt = -1;
+  /** The call count of the last action that may have changed the page. */
+  private actedAt = -1;
+  /** Everything shown since the last action (changes, snapshots, reads), newest first: a model remembers what it read. */
+  private seen: View[] = [];
+  /** Richer views asked for since the last action, so that none is asked for twice. */
+  private asked = new Set<string>();
+
+  constructor(
+    readonly adapter: Adapter,
+    private readonly budget: number,
+    private readonly over: () => boolean,
+  ) {}
+
+  /** One tool call: budget, counting, and what it showed. `changesPage` marks earlier views as outdated. */
+  private async call(work: () => Promise<Observation>, changesPage: boolean): Promise<Observation> {
+    if (this.over()) throw new EpisodeOver();
+    if (this.calls >= this.budget) throw new PolicyFailure('step_budget', `${this.budget} tool calls used`);
+    const observation = await work();
+    this.calls++;
+    this.tokens += observation.tokens;
+    this.trace.push(`${observation.call}${observation.ok ? '' : ` -> ${observation.error?.code}`}`);
+    if (changesPage) {
+      this.actedAt = this.calls;
+      this.seen = [];
+      this.asked.clear();
+    }
+    const view = observation.view;
+    if (view) this.seen.unshift(view);
+    if (view && !view.partial) {
+      this.current = view;
+      this.currentAt = this.calls;
+    }
+    if (this.over()) throw new EpisodeOver();
+    return observation;
+  }
+
+  /** An action whose failure ends the episode, as the brief's "tool error + code". */
+  private async act(work: () => Promise<Observation>, changesPage = true): Promise<Observation> {
+    const observation = await this.call(work, changesPage);
+    if (!observation.ok) throw new PolicyFailure('tool_error', `${observation.call.split(' ')[0]}: ${observation.error?.code ?? 'error'}`);
+    return observation;
+  }
+
+  async open(url: string): Promise<void> {
+    await this.act(() => this.adapter.navigate(url));
+  }
+
+  /** A fresh snapshot of the page. */
+  async snapshot(need?: Need): Promise<View> {
+    const observation = await this.call(() => this.adapter.snapshot(need), false);
+    if (!observation.ok || !observation.view) throw new PolicyFailure('tool_error', `snapshot: ${observation.error?.code ?? 'no snapshot'}`);
+    return observation.view;
+  }
+
+  private get upToDate(): boolean {
+    return this.current !== undefined && this.currentAt >= this.actedAt;
+  }
+
+  /**
+   * Looks for something: in what the tools showed since the last action (its changes, snapshots, reads),
+   * for controls in the last snapshot even if it predates the action (refs of untouched elements stay
+   * valid), in a fresh snapshot, in the richer views the system offers, and by scrolling down. Throws
+   * `cause` when it is nowhere.
+   */
+  async seek<T>(need: Need & { fresh?: boolean }, probe: (view: View) => T | undefined, cause: Cause, detail: string): Promise<T> {
+    for (const view of this.seen) {
+      const found = probe(view);
+      if (found !== undefined) return found;
+    }
+    if (this.current && !this.upToDate && need.kind === 'control' && !need.fresh) {
+      const found = probe(this.current);
+      if (found !== undefined) return found;
+    }
+    if (!this.upToDate) {
+      const found = probe(await this.snapshot(need));
+      if (found !== undefined) return found;
+    }
+    for (const request of this.adapter.moreViews(need, this.current)) {
+      const key = JSON.stringify(request);
+      if (this.asked.has(key)) continue;
+      this.asked.add(key);
+      const observation = await this.call(() => this.adapter.view(request), false);
+      if (!observation.view) continue;
+      const found = probe(observation.view);
+      if (found !== undefined) return found;
+    }
+    // Last, scroll: it shows more to a viewport snapshot, and makes lazy pages load more for every system.
+    for (let i = 0; i < 4; i++) {
+      const observation = await this.call(() => this.adapter.scroll(), false);
+      if (!observation.ok) break;
+      const found = probe(observation.view ?? (await this.snapshot(need)));
+      if (found !== undefined) return found;
+      if (observation.atBottom) break;
+    }
+    throw new PolicyFailure(cause, detail);
+  }
+
+  /** The instruction, parsed by the task's template. */
+  instruction(pattern: RegExp): Promise<RegExpMatchArray> {
+    return this.seek({ kind: 'text' }, (view) => view.match(pattern), 'instruction', `no text matching ${pattern}`);
+  }
+
+  /** A value the task needs, found by a pattern over the words of the page. */
+  readText(pattern: RegExp, what: string, keyword?: string): Promise<RegExpMatchArray> {
+    return this.seek({ kind: 'text', keyword }, (view) => view.match(pattern), 'value', what);
+  }
+
+  /** Anything worked out from the page by `probe` (a row's cells, a calendar's month); `ref` names the element it is in, if known. */
+  read<T>(probe: (view: View) => T | undefined, what: string, options: { keyword?: string; ref?: string } = {}): Promise<T> {
+    return this.seek({ kind: 'text', ...options }, probe, 'value', what);
+  }
+
+  /**
+   * A control with a ref. When a matching item is seen without a ref, the failure says so: the control is
+   * on the page, but the model cannot act on it.
+   */
+  async control(matcher: Matcher, description: string, options: { keyword?: string; fresh?: boolean } = {}): Promise<Item & { ref: string }> {
+    let seenWithoutRef = false;
+    const keyword = options.keyword ?? (typeof matcher.name === 'string' ? matcher.name : undefined);
+    const found = await this.seek(
+      { kind: 'control', keyword, fresh: options.fresh },
+      (view) => {
+        const hits = view.filter((item) => matches(item, view, matcher));
+        if (hits.length && !hits.some((item) => item.ref)) seenWithoutRef = true;
+        // Like a reader, prefer a real control over a cell or a wrapper with the same words.
+        return hits.filter((item) => item.ref).sort((a, b) => rank(a) - rank(b))[0];
+      },
+      'no_ref',
+      description,
+    ).catch((error: unknown) => {
+      if (error instanceof PolicyFailure && error.reason === 'no_ref' && seenWithoutRef) throw new PolicyFailure('no_ref', `${description} (shown, but without a ref)`);
+      throw error;
+    });
+    return found as Item & { ref: string };
+  }
+
+  /** The current page, from a snapshot taken after the last action. */
+  async look(): Promise<View> {
+    if (this.upToDate) return this.current!;
+    return this.snapshot();
+  }
+
+  click(item: Item): Promise<Observation> {
+    return this.act(() => this.adapter.click(refOf(item)));
+  }
+
+  /** Typing changes the field, not the page around it: earlier views keep their refs. */
+  type(item: Item, text: string, options?: TypeOptions): Promise<Observation> {
+    return this.act(() => this.adapter.type(refOf(item), text, options), !!options?.slowly);
+  }
+
+  select(item: Item, label: string): Promise<Observation> {
+    return this.act(() => this.adapter.select(refOf(item), label), false);
+  }
+
+  /** Sets a checkbox or radio button; nothing to do when the view shows it in that state already. */
+  async check(item: Item, checked: boolean): Promise<void> {
+    if (item.states.includes('checked') === checked) return;
+    await this.act(() => this.adapter.check(refOf(item), checked), false);
+  }
+
+  hover(item: Item): Promise<Observation> {
+    return this.act(() => this.adapter.hover(refOf(item)));
+  }
+
+  /**
+   * Presses keys on an element. Systems whose press goes to the focused element get a click on it first,
+   * once, as a model would do to give it focus.
+   */
+  async pressOn(item: Item, keys: string[]): Promise<void> {
+    if (!keys.length) return;
+    if (!this.adapter.pressTargetsRef) await this.click(item);
+    for (const key of keys) await this.act(() => this.adapter.press(key, this.adapter.pressTargetsRef ? refOf(item) : undefined));
+  }
+
+  /** Clicks something that opens confirm() or prompt(), and answers it. */
+  async clickAnswering(item: Item, accept: boolean, text?: string): Promise<void> {
+    if (this.adapter.dialogStyle === 'trigger') {
+      await this.act(() => this.adapter.clickWithDialog(refOf(item), accept, text));
+      return;
+    }
+    const clicked = await this.click(item);
+    if (!clicked.pendingDialog) throw new PolicyFailure('wrong_element', 'no dialog opened');
+    await this.act(() => this.adapter.answerDialog(accept, text));
+  }
+}
+
+const CONTROL_ROLES = new Set(['button', 'link', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'option', 'treeitem', 'checkbox', 'radio', 'switch', 'textbox', 'combobox', 'slider']);
+const rank = (item: Item) => (CONTROL_ROLES.has(item.role) ? 0 : 1);
+
+function refOf(item: Item): string {
+  if (!item.ref) throw new PolicyFailure('no_ref', `${item.role} "${View.label(item)}" has no ref`);
+  return item.ref;
+}

@@ -73,6 +73,13 @@ export const CITIES = [
   'Kyoto', 'Lisbon', 'Marseille', 'Nantes', 'Oslo', 'Porto', 'Quito', 'Riga', 'Seville', 'Tallinn', 'Utrecht',
   'Valencia', 'Warsaw', 'Zagreb',
 ];
+/** Cities sharing first letters, for autocompletes (CITIES has one per letter). */
+export const TOWNS = [
+  'Bari', 'Basel', 'Bath', 'Bergamo', 'Bilbao', 'Bologna', 'Bonn', 'Bordeaux', 'Bremen', 'Brno', 'Cadiz', 'Cardiff',
+  'Cork', 'Coventry', 'Graz', 'Genoa', 'Ghent', 'Geneva', 'Girona', 'Leeds', 'Leipzig', 'Lille', 'Linz', 'Lyon',
+  'Lucca', 'Malaga', 'Malmo', 'Mainz', 'Milan', 'Modena', 'Munich', 'Murcia', 'Padua', 'Palermo', 'Parma', 'Perugia',
+  'Pisa', 'Poznan', 'Salzburg', 'Siena', 'Split', 'Sofia', 'Turin', 'Toulouse', 'Trieste', 'Tours',
+];
 export const COLORS = ['Amber', 'Azure', 'Crimson', 'Emerald', 'Indigo', 'Ivory', 'Lavender', 'Magenta', 'Ochre', 'Olive', 'Scarlet', 'Teal', 'Turquoise', 'Violet'];
 export const FRUITS = ['Apricot', 'Banana', 'Cherry', 'Damson', 'Fig', 'Guava', 'Kiwi', 'Lemon', 'Lychee', 'Mango', 'Melon', 'Papaya', 'Peach', 'Plum', 'Quince'];
 export const ANIMALS = ['badger', 'beaver', 'falcon', 'ferret', 'gecko', 'heron', 'jackal', 'lemur', 'marmot', 'otter', 'panda', 'puffin', 'raven', 'salmon', 'walrus', 'wombat'];

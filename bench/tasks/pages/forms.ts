@@ -53,21 +53,38 @@ $('#go').addEventListener('click', () => {
 });`;
 }
 
+/**
+ * How a field is named: a visible <label>, only an aria-label (with an example as placeholder), or only a
+ * placeholder.
+ */
+export type FieldNaming = 'label' | 'aria-label' | 'placeholder';
+
+function fieldHtml(label: string, i: number, naming: FieldNaming): string {
+  const data = `id="f${i}" data-label="${esc(label)}" autocomplete="off"`;
+  if (naming === 'label') return `<label for="f${i}">${esc(label)}</label><input ${data}>`;
+  if (naming === 'aria-label') return `<div><input ${data} aria-label="${esc(label)}" placeholder="e.g. ${esc(label === 'City' ? 'Springfield' : 'something')}"></div>`;
+  return `<div><input ${data} placeholder="${esc(label)}"></div>`;
+}
+
+export function fieldsPage(spec: FieldsSpec, episode: string, title: string, naming: FieldNaming): string {
+  return shell({
+    title,
+    episode,
+    instruction: fieldsInstruction(spec),
+    body: `${spec.order.map((label, i) => fieldHtml(label, i, naming)).join('\n')}
+<div><button id="go">${esc(spec.submit)}</button></div>`,
+    style: 'input { margin: 4px 0; }',
+    script: fieldsScript(spec),
+  });
+}
+
 const formFields: TaskDef<FieldsSpec> = {
   id: 'form-fields',
   category: 'forms',
   policy: 'fillFields',
   summary: 'three labelled text fields among five, in random order',
   generate: (rng) => generateFields(rng, 3),
-  render: (spec, { episode }) =>
-    shell({
-      title: 'Contact form',
-      episode,
-      instruction: fieldsInstruction(spec),
-      body: `${spec.order.map((label, i) => `<label for="f${i}">${esc(label)}</label><input id="f${i}" data-label="${esc(label)}">`).join('\n')}
-<div><button id="go">${esc(spec.submit)}</button></div>`,
-      script: fieldsScript(spec),
-    }),
+  render: (spec, { episode }) => fieldsPage(spec, episode, 'Contact form', 'label'),
 };
 
 interface SelectSpec {

@@ -135,17 +135,24 @@ export class Agent {
       if (found !== undefined) return found;
     }
     // Last, scroll: it shows more to a viewport snapshot, and makes lazy pages load more for every system.
-    for (let i = 0; i < 4; i++) {
+    // A model stops when a scroll shows nothing new.
+    let before = this.current?.text;
+    for (let i = 0; i < 5; i++) {
       const observation = await this.call(() => this.adapter.scroll(), false);
       if (!observation.ok) break;
-      const found = probe(observation.view ?? (await this.snapshot(need)));
+      const view = observation.view ?? (await this.snapshot(need));
+      const found = probe(view);
       if (found !== undefined) return found;
-      if (observation.atBottom) break;
+      if (observation.atBottom || view.text === before) break;
+      before = view.text;
     }
     throw new PolicyFailure(cause, detail);
   }
 
-  /** The instruction, parsed by the task's template. */
+  /**
+   * The instruction, parsed by the task's template. Templates end right after the words that follow the
+   * last value: a model can guess a cut ending ("then pres…" is "then press Submit"), never a cut value.
+   */
   instruction(pattern: RegExp): Promise<RegExpMatchArray> {
     return this.seek({ kind: 'text' }, (view) => view.match(pattern), 'instruction', `no text matching ${pattern}`);
   }
@@ -199,8 +206,9 @@ export class Agent {
     return this.act(() => this.adapter.type(refOf(item), text, options), !!options?.slowly);
   }
 
+  /** Choosing an option may redraw the page (dependent lists, a calendar), so earlier text is outdated. */
   select(item: Item, label: string): Promise<Observation> {
-    return this.act(() => this.adapter.select(refOf(item), label), false);
+    return this.act(() => this.adapter.select(refOf(item), label));
   }
 
   /** Sets a checkbox or radio button; nothing to do when the view shows it in that state already. */
@@ -214,12 +222,10 @@ export class Agent {
   }
 
   /**
-   * Presses keys on an element. Systems whose press goes to the focused element get a click on it first,
-   * once, as a model would do to give it focus.
+   * Presses keys on an element: aimed at its ref where the system can, else at whatever has focus (the
+   * policy gives the element focus first, with a click).
    */
-  async pressOn(item: Item, keys: string[]): Promise<void> {
-    if (!keys.length) return;
-    if (!this.adapter.pressTargetsRef) await this.click(item);
+  async press(keys: string[], item: Item): Promise<void> {
     for (const key of keys) await this.act(() => this.adapter.press(key, this.adapter.pressTargetsRef ? refOf(item) : undefined));
   }
 

@@ -5,7 +5,7 @@ import { View, type Item } from './view.js';
 export type Policy = (agent: Agent, url: string) => Promise<void>;
 
 /** Roles that are not something to click. */
-const NOT_CLICKABLE = new Set([...TEXT_FIELDS, 'text', 'meta', 'heading', 'paragraph']);
+const NOT_CLICKABLE = new Set([...TEXT_FIELDS, 'text', 'meta']);
 
 export function isClickable(item: Item): boolean {
   return !NOT_CLICKABLE.has(item.role);

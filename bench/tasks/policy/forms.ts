@@ -15,7 +15,7 @@ export const fillFields: Policy = async (agent, url) => {
 /** "Select "x" in the Y list and press Submit." */
 export const selectOption: Policy = async (agent, url) => {
   await agent.open(url);
-  const [, answer, list] = await agent.instruction(/Select "([^"]+)" in the (.+?) list and press Submit\./);
+  const [, answer, list] = await agent.instruction(/Select "([^"]+)" in the (.+?) list and press/);
   const select = await agent.control({ roles: ['combobox', 'listbox'], name: list! }, `the ${list} list`);
   await agent.select(select, answer!);
   await clickNamed(agent, 'Submit');
@@ -25,7 +25,7 @@ export const selectOption: Policy = async (agent, url) => {
 export const checkboxes: Policy = async (agent, url) => {
   await agent.open(url);
   const [, short, long] = await agent.instruction(
-    /Tick only (.+?), untick everything else, then press Submit\.|exactly these \d+ options are ticked: (.+?)\. Untick every other option, even if it was ticked before, then press Submit\./,
+    /Tick only (.+?), untick everything else|exactly these \d+ options are ticked: (.+?)\. Untick every other option/,
   );
   const wanted = quotedList((short ?? long)!);
   for (const name of wanted) await agent.check(await agent.control({ roles: ['checkbox'], name }, `the "${name}" checkbox`), true);
@@ -39,7 +39,7 @@ export const checkboxes: Policy = async (agent, url) => {
 /** "Choose "x" for the frame, then press Submit." */
 export const radio: Policy = async (agent, url) => {
   await agent.open(url);
-  const [, answer] = await agent.instruction(/Choose "([^"]+)" for the (.+?), then press Submit\./);
+  const [, answer] = await agent.instruction(/Choose "([^"]+)" for the (.+?), then/);
   await agent.check(await agent.control({ roles: ['radio'], name: answer! }, `the "${answer}" radio button`), true);
   await clickNamed(agent, 'Submit');
 };
@@ -47,7 +47,7 @@ export const radio: Policy = async (agent, url) => {
 /** "In the Notes box, replace the word "a" with "b" and press Save.": needs the whole current value. */
 export const textareaEdit: Policy = async (agent, url) => {
   await agent.open(url);
-  const [, box, from, to] = await agent.instruction(/In the (.+?) box, replace the word "([^"]+)" with "([^"]+)" and press Save\./);
+  const [, box, from, to] = await agent.instruction(/In the (.+?) box, replace the word "([^"]+)" with "([^"]+)"/);
   const area = await field(agent, box!);
   let text = area.value;
   if (isCut(text) || !text!.includes(from!)) {
@@ -72,7 +72,7 @@ export const textareaEdit: Policy = async (agent, url) => {
 /** Sign up, read the page's "taken, try X" message, and use X. */
 export const validation: Policy = async (agent, url) => {
   await agent.open(url);
-  const [, user, password] = await agent.instruction(/Sign up with the username "([^"]+)" and the password "([^"]+)"\. If that username is taken, use the one the page suggests\./);
+  const [, user, password] = await agent.instruction(/Sign up with the username "([^"]+)" and the password "([^"]+)"/);
   await agent.type(await field(agent, 'Username'), user!);
   await agent.type(await field(agent, 'Password'), password!);
   await clickNamed(agent, 'Sign up');
@@ -84,9 +84,25 @@ export const validation: Policy = async (agent, url) => {
 /** "Copy the order number into the Confirm order number field and press Submit." */
 export const copyValue: Policy = async (agent, url) => {
   await agent.open(url);
-  const [, source, target] = await agent.instruction(/Copy the (.+?) into the (.+?) field and press Submit\./);
+  const [, source, target] = await agent.instruction(/Copy the (.+?) into the (.+?) field and/);
   const from = await field(agent, source!);
   if (!from.value || isCut(from.value)) throw new PolicyFailure('value', `the value of the ${source} field`);
   await agent.type(await field(agent, target!), from.value);
   await clickNamed(agent, 'Submit');
+};
+
+/** "Book a table for 4 guests on Friday at 19:30, seated in the Garden area, under the name "A B", with the note "x", then press Book." */
+export const booking: Policy = async (agent, url) => {
+  await agent.open(url);
+  const [, guests, day, time, area, name, note] = await agent.instruction(
+    /Book a table for (\d+) guests on (\w+) at (\d\d:\d\d), seated in the (.+?) area, under the name "(.+?)", with the note "(.+?)"/,
+  );
+  const list = (label: string) => agent.control({ roles: ['combobox', 'listbox'], name: label }, `the ${label} list`);
+  await agent.select(await list('Guests'), guests!);
+  await agent.select(await list('Day'), day!);
+  await agent.check(await agent.control({ roles: ['radio'], name: time! }, `the ${time} radio button`), true);
+  await agent.select(await list('Area'), area!);
+  await agent.type(await field(agent, 'Name'), name!);
+  await agent.type(await field(agent, 'Note'), note!);
+  await clickNamed(agent, 'Book');
 };

@@ -1,6 +1,7 @@
 /** Policies for tables: read a cell by row and column, act in a row, sort by a column, count rows. */
 import { PolicyFailure, type Agent } from './agent.js';
 import { clickNamed, field, isClickable, label, type Policy } from './common.js';
+import { rowAround } from './rows.js';
 import { normalize, sameName, View, type Item } from './view.js';
 
 const CELL_ROLES = new Set(['cell', 'gridcell', 'columnheader', 'rowheader']);
@@ -40,7 +41,7 @@ const SHAPES: Array<[RegExp, RegExp]> = [
 /** "Find the Office of Ada Smith in the table and enter it in the Answer field, then press Submit." */
 export const tableLookup: Policy = async (agent, url) => {
   await agent.open(url);
-  const [, column, name, target] = await agent.instruction(/Find the (.+?) of (.+?) in the table and enter it in the (.+?) field, then press Submit\./);
+  const [, column, name, target] = await agent.instruction(/Find the (.+?) of (.+?) in the table and enter it in the (.+?) field,/);
   const answer = await agent.read(
     (view) => {
       const row = rowsOf(view).find((r) => r.cells.some((cell) => sameName(cell, name!)));
@@ -70,11 +71,12 @@ async function inRow(agent: Agent, name: string, action: string): Promise<Item> 
           sawRow = true;
           return view.descendants(row).find((item) => item.ref && isClickable(item) && sameName(label(item), action));
         }
-        // A flat listing: the first such control after the line with the name, as a reader would pair them.
+        // A flat listing: the row the repeating lines give (rows.ts).
         const at = view.items.findIndex((item) => normalize(label(item)).includes(normalize(name)) && !/in the row of/.test(label(item)));
         if (at < 0) return undefined;
         sawRow = true;
-        return view.items.slice(at + 1).find((item) => item.ref && isClickable(item) && sameName(label(item), action));
+        const isAction = (item: Item) => !!item.ref && isClickable(item) && sameName(label(item), action);
+        return (rowAround(view, at, isAction) ?? view.items.slice(at + 1)).find(isAction);
       },
       'no_ref',
       `the "${action}" control in the row of ${name}`,
@@ -106,7 +108,7 @@ function columnValues(view: View, column: string): number[] | undefined {
 /** "Sort the table by Price, highest first, then press Done." Clicks the header until the column reads descending. */
 export const tableSort: Policy = async (agent, url) => {
   await agent.open(url);
-  const [, column] = await agent.instruction(/Sort the table by (.+?), highest first, then press Done\./);
+  const [, column] = await agent.instruction(/Sort the table by (.+?), highest first/);
   for (let attempt = 0; attempt < 3; attempt++) {
     await clickNamed(agent, column!, { fresh: true });
     const values = await agent.read((view) => columnValues(view, column!), `the ${column} column`);
@@ -118,7 +120,7 @@ export const tableSort: Policy = async (agent, url) => {
 /** "How many orders in the table have the status "Shipped"? Enter the number in the Count field and press Submit." */
 export const tableCount: Policy = async (agent, url) => {
   await agent.open(url);
-  const [, status, target] = await agent.instruction(/How many orders in the table have the status "(.+?)"\? Enter the number in the (.+?) field and press Submit\./);
+  const [, status, target] = await agent.instruction(/How many orders in the table have the status "(.+?)"\? Enter the number in the (.+?) field and/);
   const count = await agent.read(
     (view) => {
       const rows = rowsOf(view);

@@ -135,16 +135,17 @@ export class Agent {
       if (found !== undefined) return found;
     }
     // Last, scroll: it shows more to a viewport snapshot, and makes lazy pages load more for every system.
-    // A model stops when a scroll shows nothing new.
-    let before = this.current?.text;
+    // A model goes on while scrolling shows something new.
+    let before = this.current && contentOf(this.current);
     for (let i = 0; i < 5; i++) {
       const observation = await this.call(() => this.adapter.scroll(), false);
       if (!observation.ok) break;
       const view = observation.view ?? (await this.snapshot(need));
       const found = probe(view);
       if (found !== undefined) return found;
-      if (observation.atBottom || view.text === before) break;
-      before = view.text;
+      const content = contentOf(view);
+      if (content === before) break;
+      before = content;
     }
     throw new PolicyFailure(cause, detail);
   }
@@ -180,7 +181,7 @@ export class Agent {
         const hits = view.filter((item) => matches(item, view, matcher));
         if (hits.length && !hits.some((item) => item.ref)) seenWithoutRef = true;
         // Like a reader, prefer a real control over a cell or a wrapper with the same words.
-        return hits.filter((item) => item.ref).sort((a, b) => rank(a) - rank(b))[0];
+        return hits.filter((item) => item.ref).sort(byControlRank)[0];
       },
       'no_ref',
       description,
@@ -243,6 +244,16 @@ export class Agent {
 
 const CONTROL_ROLES = new Set(['button', 'link', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'option', 'treeitem', 'checkbox', 'radio', 'switch', 'textbox', 'combobox', 'slider']);
 const rank = (item: Item) => (CONTROL_ROLES.has(item.role) ? 0 : 1);
+
+/** Sort order a reader applies among candidates: real controls before cells, headings and wrappers. */
+export function byControlRank(a: Item, b: Item): number {
+  return rank(a) - rank(b);
+}
+
+/** What a view shows of the page, without its header lines (the scroll position changes with every scroll). */
+function contentOf(view: View): string {
+  return view.items.filter((item) => item.role !== 'meta').map((item) => `${item.ref ?? ''} ${View.label(item)}`).join('\n');
+}
 
 function refOf(item: Item): string {
   if (!item.ref) throw new PolicyFailure('no_ref', `${item.role} "${View.label(item)}" has no ref`);

@@ -2,7 +2,7 @@
  * Policy for icon-only controls in rows: find the row by its words, then the control in it whose name or
  * icon says what it does. Unnamed controls that give no hint cannot be told apart, as for a model.
  */
-import { PolicyFailure } from './agent.js';
+import { byControlRank, PolicyFailure } from './agent.js';
 import { isClickable, label, type Policy } from './common.js';
 import { rowAround } from './rows.js';
 import { normalize, type Item, type View } from './view.js';
@@ -25,10 +25,11 @@ const says = (item: Item) => `${label(item)} ${item.icon ?? ''}`.trim();
 function rowControl(view: View, key: string, hint: RegExp, instruction: RegExp): { anchor: boolean; control?: Item; unnamed: boolean } {
   const anchor = view.items.find((item) => normalize(label(item)).includes(normalize(key)) && !instruction.test(label(item)));
   if (!anchor) return { anchor: false, unnamed: false };
-  for (const container of view.ancestors(anchor)) {
-    const controls = view.descendants(container).filter((item) => item.ref && item !== anchor && isClickable(item));
+  for (const container of [anchor, ...view.ancestors(anchor)]) {
+    const controls = view.descendants(container).filter((item) => item.ref && isClickable(item));
     if (!controls.length) continue;
-    const control = controls.find((item) => hint.test(says(item)));
+    // A cell named "Download Delete" also matches; the link inside it is the control.
+    const control = controls.filter((item) => hint.test(says(item))).sort(byControlRank)[0];
     return { anchor: true, control, unnamed: !control && controls.some((item) => !says(item)) };
   }
   const hinted = (item: Item) => !!item.ref && hint.test(says(item));

@@ -33,8 +33,8 @@ function opener(view: View, line: Item): Item | undefined {
   return parent?.ref && view.descendants(parent)[0] === line ? parent : undefined;
 }
 
-/** Opens `name` unless the view shows it open (its state, or `next` listed inside it). */
-async function openFolder(agent: Agent, name: string, next: string): Promise<void> {
+/** Opens `name` unless the view shows it open (its state, or `next` listed inside it); true when it clicked. */
+async function openFolder(agent: Agent, name: string, next: string): Promise<boolean> {
   let seenWithoutRef = false;
   const found = await agent
     .seek(
@@ -56,6 +56,7 @@ async function openFolder(agent: Agent, name: string, next: string): Promise<voi
       throw error;
     });
   if (!found.open) await agent.click(found.target);
+  return !found.open;
 }
 
 /** "Select the file "x.txt" in Projects › Drafts." */
@@ -63,7 +64,17 @@ export const tree: Policy = async (agent, url) => {
   await agent.open(url);
   const [, file, path] = await agent.instruction(/Select the file "(.+?)" in (.+?)\./);
   const folders = path!.split(' › ');
-  for (let i = 0; i < folders.length; i++) await openFolder(agent, folders[i]!, folders[i + 1] ?? file!);
+  let clicked = false;
+  // When a folder was clicked and what should be inside never shows, the click did nothing.
+  const afterClick = (error: unknown, what: string): never => {
+    if (clicked && error instanceof PolicyFailure && error.reason === 'no_ref' && !/without a ref/.test(error.detail)) {
+      throw new PolicyFailure('wrong_element', `clicking a folder did not show ${what}`);
+    }
+    throw error;
+  };
+  for (let i = 0; i < folders.length; i++) {
+    clicked = await openFolder(agent, folders[i]!, folders[i + 1] ?? file!).catch((error) => afterClick(error, `"${folders[i]}"`));
+  }
   const last = folders[folders.length - 1]!;
   const target = await agent.seek(
     { kind: 'control', keyword: file, fresh: true },
@@ -73,6 +84,6 @@ export const tree: Policy = async (agent, url) => {
     },
     'no_ref',
     `the file "${file}" in ${last}`,
-  );
+  ).catch((error) => afterClick(error, `"${file}"`));
   await agent.click(target);
 };

@@ -14,7 +14,7 @@ export const STEP_BUDGET = 20;
 /** A policy that runs longer than this is stopped (a hung tool call), and the episode counts as failed. */
 const EPISODE_TIMEOUT_MS = 120_000;
 /** The page posts its verdict with fetch; give the request a moment to arrive after the last call. */
-const VERDICT_GRACE_MS = 1_500;
+const VERDICT_GRACE_MS = 800;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -29,6 +29,11 @@ async function waitForVerdict(server: TaskServer, episode: string) {
 
 export interface EpisodeOptions {
   budget?: number;
+  /**
+   * Bring the system to a blank page first (default true). The runner skips it after a success, when
+   * nothing can be left open; navigating to the task replaces the page anyway.
+   */
+  reset?: boolean;
 }
 
 /** Runs one episode. Throws only when the system itself broke (the runner restarts it). */
@@ -37,7 +42,7 @@ export async function runEpisode(adapter: Adapter, server: TaskServer, task: Tas
   if (!policy) throw new Error(`task ${task.id}: no policy "${task.policy}"`);
   const episode = randomUUID().slice(0, 8);
   const started = Date.now();
-  await adapter.reset();
+  if (options.reset ?? true) await adapter.reset();
   const agent = new Agent(adapter, options.budget ?? STEP_BUDGET, () => server.verdict(episode) !== undefined);
 
   let failure: { cause: Cause; detail: string } | undefined;

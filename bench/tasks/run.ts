@@ -93,6 +93,8 @@ function sourceDescription(): string {
 /** A system started on demand and restarted after it broke, so one bad episode costs one result. */
 class Runner {
   adapter: Adapter | undefined;
+  /** The last episode failed: a dialog or a half-done page may be left over, so start from a blank page. */
+  needsReset = true;
   constructor(readonly id: string) {}
 
   async get(): Promise<Adapter> {
@@ -132,13 +134,14 @@ async function main(): Promise<void> {
         for (const runner of order) {
           let result: EpisodeResult;
           try {
-            result = await runEpisode(await runner.get(), server, task, seed);
+            result = await runEpisode(await runner.get(), server, task, seed, { reset: runner.needsReset });
           } catch (error) {
             // The system broke (a crashed browser, a dead MCP connection): count it, restart it, go on.
             const message = (error instanceof Error ? error.message : String(error)).split('\n')[0]!.slice(0, 200);
             result = { task: task.id, category: task.category, seed, system: runner.id, success: false, cause: 'tool_error', detail: `harness: ${message}`, toolCalls: 0, tokens: 0, trace: [], seconds: 0 };
             await runner.restart();
           }
+          runner.needsReset = !result.success;
           episodes.push(result);
           console.log(line(result));
           if (options.verbose || (!result.success && process.env.BENCH_TRACE)) console.log(`    ${result.trace.join('\n    ')}`);

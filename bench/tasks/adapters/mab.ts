@@ -10,7 +10,7 @@ import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { CHROMIUM, CHROMIUM_ARGS, VIEWPORT } from '../../systems.js';
 import type { View } from '../policy/view.js';
 import { parseAriaYaml } from './ariaYaml.js';
-import { ACTION_TIMEOUT, NAVIGATION_TIMEOUT } from './settings.js';
+import { ACTION_TIMEOUT, EXTRA_ARGS, NAVIGATION_TIMEOUT } from './settings.js';
 import type { Adapter, Need, Observation, TypeOptions, ViewRequest } from './types.js';
 
 type Result = Record<string, any>;
@@ -25,7 +25,7 @@ function addLaunchArgs(): void {
   launchPatched = true;
   const launch = BrowserManager.prototype.launch;
   BrowserManager.prototype.launch = function (this: BrowserManager, options) {
-    return launch.call(this, options.args === undefined && !options.cdpUrl ? { ...options, args: CHROMIUM_ARGS } : options);
+    return launch.call(this, options.args === undefined && !options.cdpUrl ? { ...options, args: [...CHROMIUM_ARGS, ...EXTRA_ARGS] } : options);
   };
 }
 
@@ -35,6 +35,8 @@ export class MastraAgentBrowserAdapter implements Adapter {
   readonly pressTargetsRef = false;
   readonly dialogStyle = 'trigger' as const;
   readonly canDrag = true;
+  /** Each snapshot numbers its refs from e1 again: only the last snapshot's refs are valid. */
+  readonly refsFromLastSnapshotOnly = true;
   private browser: AgentBrowser | undefined;
   private tools: Record<string, any> | undefined;
 

@@ -7,7 +7,7 @@ import { BrowserToolset } from '../../../src/index.js';
 import { OFFLINE_ARGS } from '../../../test/helpers/server.js';
 import { CHROMIUM, VIEWPORT } from '../../systems.js';
 import { textView, type View } from '../policy/view.js';
-import { ACTION_TIMEOUT, NAVIGATION_TIMEOUT } from './settings.js';
+import { ACTION_TIMEOUT, EXTRA_ARGS, NAVIGATION_TIMEOUT } from './settings.js';
 import type { Adapter, Need, Observation, TypeOptions, ViewRequest } from './types.js';
 import { parseOurs } from './oursFormat.js';
 
@@ -36,7 +36,7 @@ export class OursAdapter implements Adapter {
   async start(): Promise<void> {
     this.toolset = new BrowserToolset({
       executablePath: CHROMIUM,
-      args: OFFLINE_ARGS,
+      args: [...OFFLINE_ARGS, ...EXTRA_ARGS],
       viewport: VIEWPORT,
       timeout: ACTION_TIMEOUT,
       navigationTimeout: NAVIGATION_TIMEOUT,
@@ -73,8 +73,9 @@ export class OursAdapter implements Adapter {
       return observation;
     }
     if (typeof result.snapshot === 'string' && result.snapshot) {
-      const subtree = args.ref !== undefined || args.find !== undefined;
-      observation.view = parseOurs(result.snapshot, name === 'browser_snapshot' ? (subtree ? 'subtree' : 'snapshot') : name, subtree);
+      // A subtree, a search or a whole-page listing is seen, but the page as the default snapshot shows it stays the reference.
+      const part = args.ref !== undefined || args.find !== undefined || args.scope === 'page';
+      observation.view = parseOurs(result.snapshot, name === 'browser_snapshot' ? (part ? 'part' : 'snapshot') : name, part);
     } else if (typeof result.changes === 'string') {
       observation.view = parseOurs(result.changes, 'changes', true);
     } else if (typeof result.markdown === 'string') {

@@ -12,7 +12,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { CHROMIUM, CHROMIUM_ARGS, VIEWPORT } from '../../systems.js';
 import { parseAriaYaml } from './ariaYaml.js';
-import { ACTION_TIMEOUT, NAVIGATION_TIMEOUT } from './settings.js';
+import { ACTION_TIMEOUT, EXTRA_ARGS, NAVIGATION_TIMEOUT } from './settings.js';
 import type { Adapter, Need, Observation, TypeOptions, ViewRequest } from './types.js';
 
 /** Playwright MCP errors carry no code; name them from the message so failures can be grouped. */
@@ -41,7 +41,7 @@ export class PlaywrightMcpAdapter implements Adapter {
     this.dir = dir;
     const config = join(dir, 'config.json');
     // Chromium flags can only be given through a config file.
-    writeFileSync(config, JSON.stringify({ browser: { launchOptions: { args: CHROMIUM_ARGS } } }));
+    writeFileSync(config, JSON.stringify({ browser: { launchOptions: { args: [...CHROMIUM_ARGS, ...EXTRA_ARGS] } } }));
     const cli = join(dirname(createRequire(import.meta.url).resolve('@playwright/mcp/package.json')), 'cli.js');
     const transport = new StdioClientTransport({
       command: process.execPath,

@@ -4,3 +4,10 @@
  */
 export const ACTION_TIMEOUT = 5_000;
 export const NAVIGATION_TIMEOUT = 15_000;
+
+/**
+ * Added to bench/systems.ts's flags for every system here. The npm-shipped headless shell animates keyboard
+ * scrolling and barely advances the animation between tool calls, so PageDown (the only way Playwright MCP
+ * has to scroll) would seem to do nothing; the other systems scroll with script and are not affected.
+ */
+export const EXTRA_ARGS = ['--disable-smooth-scrolling'];

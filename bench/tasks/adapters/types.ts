@@ -54,6 +54,8 @@ export interface Adapter {
   readonly dialogStyle: 'after' | 'trigger';
   /** Has a drag tool that takes two refs. */
   readonly canDrag: boolean;
+  /** Refs are renumbered by every snapshot, so refs of earlier views must not be used. */
+  readonly refsFromLastSnapshotOnly?: boolean;
 
   start(): Promise<void>;
   close(): Promise<void>;

@@ -1,6 +1,6 @@
 /**
- * Dialogs: a confirm() to accept, a prompt() to answer, a confirm() to refuse, and an HTML modal dialog.
- * The page reports when the dialog has been answered and the action done (or, for the refusal, on Done).
+ * Dialogs: a confirm() to accept, a prompt() to answer, and an HTML modal dialog. The page reports when
+ * the dialog has been answered and the action done.
  */
 import { WORDS, capitalize, type Rng } from '../random.js';
 import type { TaskDef } from '../types.js';
@@ -65,24 +65,6 @@ $$('.files button').forEach((b) => b.addEventListener('click', () => {
     }),
 };
 
-const refuse: TaskDef<FilesSpec> = {
-  id: 'dialog-dismiss',
-  category: 'dialogs',
-  policy: 'dismissAction',
-  summary: 'a button whose confirm() must be refused (Cancel), then Done',
-  generate: generateFiles,
-  render: (spec, { episode }) =>
-    shell({
-      title: 'Files',
-      episode,
-      instruction: `Click "Empty trash", answer Cancel when the page asks, then press Done.`,
-      body: `${fileList(spec, 'Open')}<button id="empty">Empty trash</button> <button id="done">Done</button>`,
-      script: `let asked = false, emptied = false;
-$('#empty').addEventListener('click', () => { asked = true; if (confirm('Delete ${spec.files.length} files for ever?')) { emptied = true; $('.files').remove(); } });
-$('#done').addEventListener('click', () => report(asked && !emptied, asked ? (emptied ? 'the trash was emptied' : 'refused') : 'never asked'));`,
-    }),
-};
-
 interface ProjectsSpec {
   projects: string[];
   target: number;
@@ -113,4 +95,4 @@ $('#ok').addEventListener('click', () => { $('#overlay').hidden = true; report(p
     }),
 };
 
-export const DIALOG_TASKS: TaskDef[] = [confirmDelete, promptRename, refuse, modal];
+export const DIALOG_TASKS: TaskDef[] = [confirmDelete, promptRename, modal];

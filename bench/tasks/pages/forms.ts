@@ -1,6 +1,6 @@
 /**
  * Forms: text fields, selects, checkboxes, radios, a textarea whose long value must be read and edited,
- * a validation message to act on, and a read-only value to copy.
+ * and a validation message to act on.
  */
 import { CITIES, COLORS, FIRST_NAMES, FRUITS, LAST_NAMES, WORDS, capitalize, type Rng } from '../random.js';
 import type { TaskDef } from '../types.js';
@@ -276,26 +276,4 @@ $('#go').addEventListener('click', () => {
     }),
 };
 
-interface CopySpec {
-  code: string;
-}
-
-const formCopy: TaskDef<CopySpec> = {
-  id: 'form-copy-readonly',
-  category: 'forms',
-  policy: 'copyValue',
-  summary: 'copy the value of a read-only field into another field',
-  generate: (rng) => ({ code: `${rng.code(3)}-${rng.int(1000, 9999)}-${rng.code(2)}` }),
-  render: (spec, { episode }) =>
-    shell({
-      title: 'Confirm order',
-      episode,
-      instruction: 'Copy the order number into the Confirm order number field and press Submit.',
-      body: `<label for="o">Order number</label><input id="o" readonly value="${esc(spec.code)}">
-<label for="c">Confirm order number</label><input id="c">
-<div><button id="go">Submit</button></div>`,
-      script: `$('#go').addEventListener('click', () => report($('#c').value.trim() === ${js(spec.code)}, 'entered ' + $('#c').value));`,
-    }),
-};
-
-export const FORM_TASKS: TaskDef[] = [formFields, formSelect, formCheckboxes, formRadio, formTextarea, formValidation, formCopy];
+export const FORM_TASKS: TaskDef[] = [formFields, formSelect, formCheckboxes, formRadio, formTextarea, formValidation];

@@ -1,5 +1,5 @@
 /**
- * Controls whose name is not visible text: fields named only by aria-label or placeholder, icon links
+ * Controls whose name is not visible text: fields named only by aria-label, icon links
  * named only by `title`, buttons whose text is in a visually-hidden span, and links whose text is pushed
  * off screen by text-indent (image replacement).
  */
@@ -15,15 +15,6 @@ const ariaFields: TaskDef<FieldsSpec> = {
   summary: 'text fields named only by aria-label (the placeholder is an example, not the name)',
   generate: (rng) => generateFields(rng, 3),
   render: (spec, { episode }) => fieldsPage(spec, episode, 'Contact form', 'aria-label'),
-};
-
-const placeholderFields: TaskDef<FieldsSpec> = {
-  id: 'placeholder-fields',
-  category: 'hidden labels',
-  policy: 'fillFields',
-  summary: 'text fields named only by their placeholder',
-  generate: (rng) => generateFields(rng, 3),
-  render: (spec, { episode }) => fieldsPage(spec, episode, 'Contact form', 'placeholder'),
 };
 
 interface IconsSpec {
@@ -93,4 +84,4 @@ const textIndent: TaskDef<IconsSpec> = {
     }),
 };
 
-export const HIDDEN_TASKS: TaskDef[] = [ariaFields, placeholderFields, titleLinks, srOnly, textIndent];
+export const HIDDEN_TASKS: TaskDef[] = [ariaFields, titleLinks, srOnly, textIndent];

@@ -5,7 +5,7 @@
 import { CITIES, FIRST_NAMES, LAST_NAMES, WORDS, type Rng } from '../random.js';
 import type { TaskDef } from '../types.js';
 import { checkboxPage, fieldsPage, generateCheckboxes, generateFields, type CheckboxSpec, type FieldsSpec } from './forms.js';
-import { esc, js, shell } from './shell.js';
+import { js, shell } from './shell.js';
 
 const longCheckboxes: TaskDef<CheckboxSpec> = {
   id: 'long-checkboxes',

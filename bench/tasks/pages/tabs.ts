@@ -125,25 +125,6 @@ function menuScript(spec: MenuSpec, itemSelector: string): string {
 $$(${js(itemSelector)}).forEach((el, i) => el.addEventListener('click', (e) => { e.preventDefault(); report(i === ${spec.target}, 'chose ' + items[i]); }));`;
 }
 
-const ariaMenu: TaskDef<MenuSpec> = {
-  id: 'menu-long-aria',
-  category: 'tabs & menus',
-  policy: 'menu',
-  summary: 'a menu button opening an ARIA menu of 14–20 items; the wanted one is among the last five',
-  generate: generateMenu,
-  render: (spec, { episode }) =>
-    shell({
-      title: 'Document',
-      episode,
-      instruction: menuInstruction(spec),
-      body: `<button id="open" aria-haspopup="menu" aria-expanded="false" aria-controls="m">${esc(spec.menu)}</button>
-<ul id="m" role="menu" hidden>${spec.items.map((item) => `<li role="menuitem" tabindex="-1">${esc(item)}</li>`).join('')}</ul>`,
-      style: '#m { list-style: none; padding: 2px; border: 1px solid #aaa; width: 200px; } #m li { padding: 2px 6px; }',
-      script: `$('#open').addEventListener('click', () => { const m = $('#m'); m.hidden = !m.hidden; $('#open').setAttribute('aria-expanded', String(!m.hidden)); });
-${menuScript(spec, '[role=menuitem]')}`,
-    }),
-};
-
 const linkMenu: TaskDef<MenuSpec> = {
   id: 'menu-long-links',
   category: 'tabs & menus',
@@ -162,4 +143,4 @@ ${menuScript(spec, '#m a')}`,
     }),
 };
 
-export const TAB_TASKS: TaskDef[] = [ariaTabs, linkTabs, accordion, ariaMenu, linkMenu];
+export const TAB_TASKS: TaskDef[] = [ariaTabs, linkTabs, accordion, linkMenu];

@@ -75,7 +75,8 @@ export class Agent {
       this.asked.clear();
     }
     const view = observation.view;
-    if (view) this.seen.unshift(view);
+    if (view && this.adapter.refsFromLastSnapshotOnly) this.seen = [view];
+    else if (view) this.seen.unshift(view);
     if (view && !view.partial) {
       this.current = view;
       this.currentAt = this.calls;
@@ -135,17 +136,17 @@ export class Agent {
       if (found !== undefined) return found;
     }
     // Last, scroll: it shows more to a viewport snapshot, and makes lazy pages load more for every system.
-    // A model goes on while scrolling shows something new.
-    let before = this.current && contentOf(this.current);
+    // A model goes on while scrolling shows something it has not seen yet.
+    const known = new Set([this.current, ...this.seen].flatMap((view) => (view ? linesOf(view) : [])));
     for (let i = 0; i < 5; i++) {
       const observation = await this.call(() => this.adapter.scroll(), false);
       if (!observation.ok) break;
       const view = observation.view ?? (await this.snapshot(need));
       const found = probe(view);
       if (found !== undefined) return found;
-      const content = contentOf(view);
-      if (content === before) break;
-      before = content;
+      const fresh = linesOf(view).filter((line) => !known.has(line));
+      if (!fresh.length) break;
+      for (const line of fresh) known.add(line);
     }
     throw new PolicyFailure(cause, detail);
   }
@@ -250,9 +251,9 @@ export function byControlRank(a: Item, b: Item): number {
   return rank(a) - rank(b);
 }
 
-/** What a view shows of the page, without its header lines (the scroll position changes with every scroll). */
-function contentOf(view: View): string {
-  return view.items.filter((item) => item.role !== 'meta').map((item) => `${item.ref ?? ''} ${View.label(item)}`).join('\n');
+/** The words a view shows of the page, without its header lines (the scroll position changes with every scroll). */
+function linesOf(view: View): string[] {
+  return view.items.filter((item) => item.role !== 'meta').map((item) => `${item.role} ${View.label(item)}`);
 }
 
 function refOf(item: Item): string {

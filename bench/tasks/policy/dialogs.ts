@@ -17,14 +17,6 @@ export const promptRename: Policy = async (agent, url) => {
   await agent.clickAnswering(await agent.control(button(`Rename ${file}`), `the Rename button of ${file}`), true, name);
 };
 
-/** "Click "Empty trash", answer Cancel when the page asks, then press Done." */
-export const dismissAction: Policy = async (agent, url) => {
-  await agent.open(url);
-  const [, name] = await agent.instruction(/Click "(.+?)", answer Cancel/);
-  await agent.clickAnswering(await agent.control(button(name!), `the "${name}" button`), false);
-  await clickNamed(agent, 'Done');
-};
-
 /** "Archive the project "x" and confirm in the dialog." */
 export const modalConfirm: Policy = async (agent, url) => {
   await agent.open(url);

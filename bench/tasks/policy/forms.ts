@@ -1,5 +1,4 @@
 /** Policies for forms: fill fields, choose options, tick boxes, edit a long value, follow a validation message. */
-import { PolicyFailure } from './agent.js';
 import { clickNamed, field, isCut, label, quotedList, type Policy } from './common.js';
 import { sameName } from './view.js';
 
@@ -79,16 +78,6 @@ export const validation: Policy = async (agent, url) => {
   const [, suggestion] = await agent.readText(/is taken\. Try "([^"]+)"/, 'the validation message', 'taken');
   await agent.type(await field(agent, 'Username'), suggestion!);
   await clickNamed(agent, 'Sign up');
-};
-
-/** "Copy the order number into the Confirm order number field and press Submit." */
-export const copyValue: Policy = async (agent, url) => {
-  await agent.open(url);
-  const [, source, target] = await agent.instruction(/Copy the (.+?) into the (.+?) field and/);
-  const from = await field(agent, source!);
-  if (!from.value || isCut(from.value)) throw new PolicyFailure('value', `the value of the ${source} field`);
-  await agent.type(await field(agent, target!), from.value);
-  await clickNamed(agent, 'Submit');
 };
 
 /** "Book a table for 4 guests on Friday at 19:30, seated in the Garden area, under the name "A B", with the note "x", then press Book." */

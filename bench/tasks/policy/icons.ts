@@ -23,7 +23,7 @@ const says = (item: Item) => `${label(item)} ${item.icon ?? ''}`.trim();
  * row's words are not shown at all; `unnamed` when the row has controls but none says what it does.
  */
 function rowControl(view: View, key: string, hint: RegExp, instruction: RegExp): { anchor: boolean; control?: Item; unnamed: boolean } {
-  const anchor = view.items.find((item) => normalize(label(item)).includes(normalize(key)) && !instruction.test(label(item)));
+  const anchor = view.items.find((item) => item.role !== 'meta' && normalize(label(item)).includes(normalize(key)) && !instruction.test(label(item)));
   if (!anchor) return { anchor: false, unnamed: false };
   for (const container of [anchor, ...view.ancestors(anchor)]) {
     const controls = view.descendants(container).filter((item) => item.ref && isClickable(item));

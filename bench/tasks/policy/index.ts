@@ -3,8 +3,8 @@ import { autocomplete } from './autocomplete.js';
 import { captcha } from './captcha.js';
 import type { Policy } from './common.js';
 import { datepicker } from './datepicker.js';
-import { confirmAction, dismissAction, modalConfirm, promptRename } from './dialogs.js';
-import { booking, checkboxes, copyValue, fillFields, radio, selectOption, textareaEdit, validation } from './forms.js';
+import { confirmAction, modalConfirm, promptRename } from './dialogs.js';
+import { booking, checkboxes, fillFields, radio, selectOption, textareaEdit, validation } from './forms.js';
 import { rowIcon } from './icons.js';
 import { loginSettings, wizard } from './multistep.js';
 import { clickText, readCode } from './reading.js';
@@ -14,8 +14,8 @@ import { menu, panelCode } from './tabs.js';
 import { tree } from './tree.js';
 
 export const POLICIES: Record<string, Policy> = {
-  fillFields, selectOption, checkboxes, radio, textareaEdit, validation, copyValue, booking,
+  fillFields, selectOption, checkboxes, radio, textareaEdit, validation, booking,
   tableLookup, tableRowAction, tableSort, tableCount,
   datepicker, autocomplete, tree, panelCode, menu, readCode, clickText, captcha, slider, rowIcon,
-  confirmAction, promptRename, dismissAction, modalConfirm, loginSettings, wizard,
+  confirmAction, promptRename, modalConfirm, loginSettings, wizard,
 };

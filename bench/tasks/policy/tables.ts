@@ -72,7 +72,7 @@ async function inRow(agent: Agent, name: string, action: string): Promise<Item> 
           return view.descendants(row).find((item) => item.ref && isClickable(item) && sameName(label(item), action));
         }
         // A flat listing: the row the repeating lines give (rows.ts).
-        const at = view.items.findIndex((item) => normalize(label(item)).includes(normalize(name)) && !/in the row of/.test(label(item)));
+        const at = view.items.findIndex((item) => item.role !== 'meta' && normalize(label(item)).includes(normalize(name)) && !/in the row of/.test(label(item)));
         if (at < 0) return undefined;
         sawRow = true;
         const isAction = (item: Item) => !!item.ref && isClickable(item) && sameName(label(item), action);

@@ -14,8 +14,11 @@ interface AutocompleteSpec {
   answer: string;
 }
 
-/** A prefix (of one of `lengths`) with at least `min` matches, and a target among them (late in the list when `late`). */
-function generate(rng: Rng, choices: string[], min: number, late: boolean, lengths = [1, 2]): AutocompleteSpec {
+/**
+ * A prefix (of one of `lengths`) with at least `min` matches, and a target among the first `shown` of them
+ * (the page lists no more), late in the list when `late`.
+ */
+function generate(rng: Rng, choices: string[], min: number, late: boolean, shown: number, lengths = [1, 2]): AutocompleteSpec {
   const prefixes = new Map<string, string[]>();
   for (const choice of choices) {
     for (const length of lengths) {
@@ -25,7 +28,7 @@ function generate(rng: Rng, choices: string[], min: number, late: boolean, lengt
   }
   const usable = [...prefixes].filter(([, matches]) => matches.length >= min);
   const [prefix, all] = rng.pick(usable);
-  const matches = all.slice(0, 20);
+  const matches = all.slice(0, shown);
   const answer = late ? matches[rng.int(Math.max(0, matches.length - 4), matches.length - 1)]! : rng.pick(matches);
   return { label: '', choices, prefix, answer };
 }
@@ -56,7 +59,7 @@ const plain: TaskDef<AutocompleteSpec> = {
   category: 'autocomplete',
   policy: 'autocomplete',
   summary: 'suggestions in a plain <ul>, items bound by script (pointer cursor, no roles)',
-  generate: (rng) => ({ ...generate(rng, COUNTRIES, 3, false), label: 'Country' }),
+  generate: (rng) => ({ ...generate(rng, COUNTRIES, 3, false, 10), label: 'Country' }),
   render: (spec, { episode }) =>
     shell({
       title: 'Shipping',
@@ -81,7 +84,7 @@ const aria: TaskDef<AutocompleteSpec> = {
   category: 'autocomplete',
   policy: 'autocomplete',
   summary: 'an ARIA combobox with a listbox of options',
-  generate: (rng) => ({ ...generate(rng, TOWNS, 3, false, [2]), label: 'City' }),
+  generate: (rng) => ({ ...generate(rng, TOWNS, 3, false, 10, [2]), label: 'City' }),
   render: (spec, { episode }) =>
     shell({
       title: 'Travel',
@@ -107,7 +110,7 @@ const long: TaskDef<AutocompleteSpec> = {
   category: 'autocomplete',
   policy: 'autocomplete',
   summary: 'a one-letter prefix with 9–20 suggestions in a scrolling list; the wanted one is among the last',
-  generate: (rng) => ({ ...generate(rng, COUNTRIES, 9, true, [1]), label: 'Destination' }),
+  generate: (rng) => ({ ...generate(rng, COUNTRIES, 9, true, 20, [1]), label: 'Destination' }),
   render: (spec, { episode }) =>
     shell({
       title: 'Book a trip',

@@ -34,7 +34,6 @@ export class MastraAgentBrowserAdapter implements Adapter {
   readonly description = '@mastra/agent-browser 0.5.0, default options; text = JSON of each result';
   readonly pressTargetsRef = false;
   readonly dialogStyle = 'trigger' as const;
-  readonly canDrag = true;
   /** Each snapshot numbers its refs from e1 again: only the last snapshot's refs are valid. */
   readonly refsFromLastSnapshotOnly = true;
   private browser: AgentBrowser | undefined;
@@ -124,14 +123,6 @@ export class MastraAgentBrowserAdapter implements Adapter {
 
   press(key: string) {
     return this.call('browser_press', { key });
-  }
-
-  hover(ref: string) {
-    return this.call('browser_hover', { ref });
-  }
-
-  drag(from: string, to: string) {
-    return this.call('browser_drag', { sourceRef: from, targetRef: to });
   }
 
   answerDialog(): Promise<Observation> {

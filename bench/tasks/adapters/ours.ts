@@ -30,7 +30,6 @@ export class OursAdapter implements Adapter {
   readonly description = 'this package (mastra-browser-toolset), default options; text = JSON of each result (or toModelOutput)';
   readonly pressTargetsRef = true;
   readonly dialogStyle = 'after' as const;
-  readonly canDrag = true;
   private toolset: BrowserToolset | undefined;
 
   async start(): Promise<void> {
@@ -149,14 +148,6 @@ export class OursAdapter implements Adapter {
 
   press(key: string, ref?: string) {
     return this.call('browser_press', ref ? { key, ref } : { key });
-  }
-
-  hover(ref: string) {
-    return this.call('browser_hover', { ref });
-  }
-
-  drag(from: string, to: string) {
-    return this.call('browser_drag', { from, to });
   }
 
   answerDialog(accept: boolean, text?: string) {

@@ -31,7 +31,6 @@ export class PlaywrightMcpAdapter implements Adapter {
   readonly description = '@playwright/mcp 0.0.83 over stdio, default options; text = the text content of each result';
   readonly pressTargetsRef = false;
   readonly dialogStyle = 'after' as const;
-  readonly canDrag = true;
   private client: Client | undefined;
   private dir: string | undefined;
   private stderr = '';
@@ -140,14 +139,6 @@ export class PlaywrightMcpAdapter implements Adapter {
 
   press(key: string) {
     return this.call('browser_press_key', { key });
-  }
-
-  hover(ref: string) {
-    return this.call('browser_hover', { target: ref });
-  }
-
-  drag(from: string, to: string) {
-    return this.call('browser_drag', { startTarget: from, endTarget: to });
   }
 
   answerDialog(accept: boolean, text?: string) {

@@ -52,8 +52,6 @@ export interface Adapter {
    * or by a `trigger` tool that clicks and answers in one call (clickWithDialog).
    */
   readonly dialogStyle: 'after' | 'trigger';
-  /** Has a drag tool that takes two refs. */
-  readonly canDrag: boolean;
   /** Refs are renumbered by every snapshot, so refs of earlier views must not be used. */
   readonly refsFromLastSnapshotOnly?: boolean;
 
@@ -77,8 +75,6 @@ export interface Adapter {
   /** Sets a checkbox or radio; systems without a check tool click it (the agent only asks for a change). */
   check(ref: string, checked: boolean): Promise<Observation>;
   press(key: string, ref?: string): Promise<Observation>;
-  hover(ref: string): Promise<Observation>;
-  drag(from: string, to: string): Promise<Observation>;
   answerDialog(accept: boolean, text?: string): Promise<Observation>;
   clickWithDialog(ref: string, accept: boolean, text?: string): Promise<Observation>;
 }

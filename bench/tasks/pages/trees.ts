@@ -135,15 +135,17 @@ const aria: TaskDef<TreeSpec> = {
   policy: 'tree',
   summary: 'an ARIA tree: treeitems with aria-expanded and aria-labelledby, one delegated listener',
   generate: generateTree,
-  render: (spec, { episode }) =>
-    shell({
+  render: (spec, { episode }) => {
+    const id = { n: 0 };
+    return shell({
       title: 'Files',
       episode,
       instruction: instruction(spec),
-      body: `<ul class="tree" role="tree" aria-label="Files">${spec.roots.map((r) => ariaTree(r, spec.open, true, { n: 0 })).join('')}</ul>`,
+      body: `<ul class="tree" role="tree" aria-label="Files">${spec.roots.map((r) => ariaTree(r, spec.open, true, id)).join('')}</ul>`,
       style: treeStyle,
       script: ariaScript(spec, false),
-    }),
+    });
+  },
 };
 
 const lazy: TaskDef<TreeSpec> = {

@@ -54,6 +54,8 @@ export class Agent {
   private seen: View[] = [];
   /** Richer views asked for since the last action, so that none is asked for twice. */
   private asked = new Set<string>();
+  /** The last call acted on the page: pause before the next one, as a model would. */
+  private pauseNext = false;
 
   constructor(
     readonly adapter: Adapter,
@@ -61,10 +63,19 @@ export class Agent {
     private readonly over: () => boolean,
   ) {}
 
-  /** One tool call: budget, counting, and what it showed. `changesPage` marks earlier views as outdated. */
-  private async call(work: () => Promise<Observation>, changesPage: boolean): Promise<Observation> {
+  /**
+   * One tool call: budget, counting, and what it showed. `effect` says what the call may have changed:
+   * the page (earlier views become outdated), something local that leaves the views usable (a field's
+   * value, a checkbox, the scroll position), or nothing.
+   */
+  private async call(work: () => Promise<Observation>, effect: 'page' | 'local' | 'none'): Promise<Observation> {
     if (this.over()) throw new EpisodeOver();
     if (this.calls >= this.budget) throw new PolicyFailure('step_budget', `${this.budget} tool calls used`);
+    // A model takes seconds per turn; without a pause, page work that an action starts (scroll listeners,
+    // timers) would race the next call, a race no real agent runs. The same pause for every system.
+    if (this.pauseNext) await new Promise((resolve) => setTimeout(resolve, THINK_MS));
+    this.pauseNext = effect !== 'none';
+    const changesPage = effect === 'page';
     const observation = await work();
     this.calls++;
     this.tokens += observation.tokens;
@@ -85,9 +96,9 @@ export class Agent {
     return observation;
   }
 
-  /** An action whose failure ends the episode, as the brief's "tool error + code". */
+  /** An action; its failure ends the episode as a tool error with the system's code. */
   private async act(work: () => Promise<Observation>, changesPage = true): Promise<Observation> {
-    const observation = await this.call(work, changesPage);
+    const observation = await this.call(work, changesPage ? 'page' : 'local');
     if (!observation.ok) throw new PolicyFailure('tool_error', `${observation.call.split(' ')[0]}: ${observation.error?.code ?? 'error'}`);
     return observation;
   }
@@ -98,7 +109,7 @@ export class Agent {
 
   /** A fresh snapshot of the page. */
   async snapshot(need?: Need): Promise<View> {
-    const observation = await this.call(() => this.adapter.snapshot(need), false);
+    const observation = await this.call(() => this.adapter.snapshot(need), 'none');
     if (!observation.ok || !observation.view) throw new PolicyFailure('tool_error', `snapshot: ${observation.error?.code ?? 'no snapshot'}`);
     return observation.view;
   }
@@ -130,7 +141,7 @@ export class Agent {
       const key = JSON.stringify(request);
       if (this.asked.has(key)) continue;
       this.asked.add(key);
-      const observation = await this.call(() => this.adapter.view(request), false);
+      const observation = await this.call(() => this.adapter.view(request), 'none');
       if (!observation.view) continue;
       const found = probe(observation.view);
       if (found !== undefined) return found;
@@ -139,7 +150,7 @@ export class Agent {
     // A model goes on while scrolling shows something it has not seen yet.
     const known = new Set([this.current, ...this.seen].flatMap((view) => (view ? linesOf(view) : [])));
     for (let i = 0; i < 5; i++) {
-      const observation = await this.call(() => this.adapter.scroll(), false);
+      const observation = await this.call(() => this.adapter.scroll(), 'local');
       if (!observation.ok) break;
       const view = observation.view ?? (await this.snapshot(need));
       const found = probe(view);
@@ -219,10 +230,6 @@ export class Agent {
     await this.act(() => this.adapter.check(refOf(item), checked), false);
   }
 
-  hover(item: Item): Promise<Observation> {
-    return this.act(() => this.adapter.hover(refOf(item)));
-  }
-
   /**
    * Presses keys on an element: aimed at its ref where the system can, else at whatever has focus (the
    * policy gives the element focus first, with a click).
@@ -242,6 +249,9 @@ export class Agent {
     await this.act(() => this.adapter.answerDialog(accept, text));
   }
 }
+
+/** The pause after an action before the next call: far less than a model's turn, enough for page work to land. */
+const THINK_MS = 100;
 
 const CONTROL_ROLES = new Set(['button', 'link', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'option', 'treeitem', 'checkbox', 'radio', 'switch', 'textbox', 'combobox', 'slider']);
 const rank = (item: Item) => (CONTROL_ROLES.has(item.role) ? 0 : 1);

@@ -14,7 +14,7 @@ export const STEP_BUDGET = 20;
 /** A policy that runs longer than this is stopped (a hung tool call), and the episode counts as failed. */
 const EPISODE_TIMEOUT_MS = 120_000;
 /** The page posts its verdict with fetch; give the request a moment to arrive after the last call. */
-const VERDICT_GRACE_MS = 800;
+const VERDICT_GRACE_MS = 500;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -13,7 +13,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -121,6 +121,7 @@ function line(result: EpisodeResult): string {
 async function main(): Promise<void> {
   const options = parseOptions();
   const started = Date.now();
+  const loadAtStart = loadavg()[0]!;
   const server = await startTaskServer(TASKS);
   const runners = options.systems.map((id) => new Runner(id));
   const episodes: EpisodeResult[] = [];
@@ -157,12 +158,13 @@ async function main(): Promise<void> {
     meta: {
       date: new Date().toISOString().slice(0, 10),
       source: process.env.BENCH_SOURCE ?? sourceDescription(),
-      machine: `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}`,
+      machine: `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.versions.node}`,
       versions: Object.fromEntries(['@mastra/agent-browser', '@playwright/mcp', 'playwright-core', '@sparticuz/chromium'].map((name) => [name, versionOf(name)])),
       systems: runners.map((runner) => ({ id: runner.id, description: SYSTEMS[runner.id]!().description })),
       seeds: options.seeds,
       budget: STEP_BUDGET,
       durationSeconds: Math.round((Date.now() - started) / 1000),
+      loadAverage: { start: Math.round(loadAtStart * 10) / 10, end: Math.round(loadavg()[0]! * 10) / 10 },
     },
     tasks: options.tasks.map((task) => ({ id: task.id, category: task.category, policy: task.policy, summary: task.summary })),
     episodes,

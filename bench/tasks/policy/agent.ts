@@ -251,7 +251,7 @@ export class Agent {
 }
 
 /** The pause after an action before the next call: far less than a model's turn, enough for page work to land. */
-const THINK_MS = 100;
+const THINK_MS = 60;
 
 const CONTROL_ROLES = new Set(['button', 'link', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'option', 'treeitem', 'checkbox', 'radio', 'switch', 'textbox', 'combobox', 'slider']);
 const rank = (item: Item) => (CONTROL_ROLES.has(item.role) ? 0 : 1);

@@ -47,10 +47,6 @@ export class View {
       .join('\n');
   }
 
-  children(item: Item): Item[] {
-    return this.items.filter((other) => other.parent === item.index);
-  }
-
   descendants(item: Item): Item[] {
     const out: Item[] = [];
     for (let i = item.index + 1; i < this.items.length; i++) {

@@ -1,4 +1,4 @@
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ChromiumChoice } from './browser/find.js';
 import type { SettlePolicy } from './session/loading.js';
@@ -28,6 +28,12 @@ export interface BrowserToolsetConfig {
   maxSessions?: number;
   /** A session unused for this long (ms) is closed; its next call is told. Default: 15 minutes. `Infinity` keeps them. */
   idleTimeout?: number;
+  /**
+   * Tool calls that run in the browser at once, over all sessions; more wait their turn (a call that waits longer
+   * than its own time limit gets a retryable error). Keeps each call fast when many conversations
+   * act together on a few cores. `browser_wait` does not count. Default: 4 per CPU core, at least 4.
+   */
+  maxConcurrentCalls?: number;
   /** Cookies and storage each new session starts with: a Playwright storage state, a path to one, or a function of the session key. */
   storageState?: StorageStateOption;
   /**
@@ -82,6 +88,7 @@ export interface ResolvedConfig {
   scope: 'thread' | 'shared';
   maxSessions: number;
   idleTimeout: number;
+  maxConcurrentCalls: number;
   storageState?: StorageStateOption;
   settle: SettlePolicy;
   viewport: { width: number; height: number };
@@ -157,6 +164,7 @@ export function resolveConfig(config: BrowserToolsetConfig = {}): ResolvedConfig
     scope: config.scope ?? 'thread',
     maxSessions: Math.floor(positive(config.maxSessions, 25, 'maxSessions')),
     idleTimeout: config.idleTimeout === Infinity ? Infinity : positive(config.idleTimeout, 15 * 60_000, 'idleTimeout'),
+    maxConcurrentCalls: Math.floor(positive(config.maxConcurrentCalls, Math.max(4, 4 * availableParallelism()), 'maxConcurrentCalls')),
     storageState: config.storageState,
     settle: { quietMs: positive(config.settle?.quietMs, 500, 'settle.quietMs'), maxMs: positive(config.settle?.maxMs, 3_000, 'settle.maxMs') },
     viewport: config.viewport ?? { width: 1280, height: 720 },

@@ -122,7 +122,8 @@ export class Tally {
 
 /**
  * Makes one call; fails the task on `ok: false` or on another thread's marker anywhere in the result. A
- * `timeout` is retried once, as its hint tells the model to (it still counts as a failed call).
+ * `timeout` is retried once, as its hint tells the model to (it still counts as a failed call); so is "the
+ * browser is busy" (maxConcurrentCalls), a few times, after the few seconds its hint asks for.
  */
 export async function step(driver: Driver, marker: string, name: string, tool: Parameters<Driver['call']>[0], input: Record<string, unknown>, tally?: Tally): Promise<Outcome> {
   for (let attempt = 0; ; attempt++) {
@@ -132,6 +133,10 @@ export async function step(driver: Driver, marker: string, name: string, tool: P
     if (foreign.length) throw new TaskError({ step: name, code: 'leak', message: `saw ${foreign.join(', ')}` });
     if (outcome.ok) return outcome;
     if (outcome.code === 'timeout' && attempt === 0) continue;
+    if (outcome.code === 'browser_error' && /busy/.test(outcome.message ?? '') && attempt < 3) {
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      continue;
+    }
     throw new TaskError({ step: name, code: outcome.code ?? 'unknown', message: (outcome.message ?? '').slice(0, 200) });
   }
 }

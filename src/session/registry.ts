@@ -8,6 +8,7 @@ import type { SharedBrowser } from '../browser/shared.js';
 import type { ResolvedConfig } from '../config.js';
 import { BrowserToolError } from '../errors.js';
 import { BrowserSession, type StorageState } from './session.js';
+import { Slots } from './slots.js';
 
 /** A session used this recently belongs to a conversation in progress: it is not evicted to make room. */
 const IN_USE_MS = 30_000;
@@ -21,11 +22,14 @@ export class SessionRegistry {
   private readonly evicted = new Map<string, string>();
   private sweeper: NodeJS.Timeout | undefined;
   private readonly activePageListeners = new Set<(session: BrowserSession, page: Page | undefined) => void>();
+  private readonly slots: Slots;
 
   constructor(
     private readonly browser: SharedBrowser,
     private readonly config: ResolvedConfig,
-  ) {}
+  ) {
+    this.slots = new Slots(config.maxConcurrentCalls);
+  }
 
   /** The session of `key`, created if needed, and what its next result must say about its past. */
   async get(key: string): Promise<{ session: BrowserSession; notices: string[] }> {
@@ -35,7 +39,7 @@ export class SessionRegistry {
     // Another call for the same key may have created it while room was being made.
     const raced = this.sessions.get(key);
     if (raced) return { session: raced, notices: [] };
-    const session = new BrowserSession(key, this.browser, this.config, { storageState: this.storageStateFor(key) });
+    const session = new BrowserSession(key, this.browser, this.config, { storageState: this.storageStateFor(key), slots: this.slots });
     this.sessions.set(key, session);
     session.onActivePageChange((page) => {
       for (const listener of this.activePageListeners) listener(session, page);

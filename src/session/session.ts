@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { SharedBrowser } from '../browser/shared.js';
 import type { ResolvedConfig } from '../config.js';
+import type { Slots } from './slots.js';
 import { BrowserToolError, toBrowserToolError } from '../errors.js';
 import { RefManager } from '../refs.js';
 import { LISTENERS_INIT_SCRIPT } from '../snapshot/listeners.js';
@@ -36,6 +37,8 @@ export type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
 export interface SessionOptions {
   /** Cookies and local storage to start with (Playwright's storage state, or a path to one). */
   storageState?: StorageState | string;
+  /** Shared by the sessions of a toolset: how many calls run in the browser at once (slots.ts). */
+  slots?: Slots;
 }
 
 /** Tabs are numbered from 0 in browser_tabs' list; anything else is a bad argument. */
@@ -124,17 +127,20 @@ export class BrowserSession {
   }
 
   /**
-   * Runs one tool call: after the calls before it, within `ms` (see Deadline). A call that runs out of time
-   * releases the session at once; its work may go on in the background, and the next call checks the tab.
+   * Runs one tool call: after the calls before it and once a slot is free (unless `slot` is false: a call that
+   * only waits), within `ms` (see Deadline). A call that runs out of time releases the session at once; its work
+   * may go on in the background, and the next call checks the tab.
    */
-  async run<T>(ms: number, what: string, work: (deadline: Deadline, active: ActivePage) => Promise<T>): Promise<T> {
+  async run<T>(ms: number, what: string, work: (deadline: Deadline, active: ActivePage) => Promise<T>, { slot = true } = {}): Promise<T> {
     if (this.closed) throw new BrowserToolError('browser_closed', 'This browser session was closed.', { hint: 'Call the tool again: a new session starts, with no pages open.' });
     const previous = this.queue;
     let release = () => {};
     this.queue = new Promise<void>((resolve) => (release = resolve));
     this.pending++;
+    let freeSlot = () => {};
     try {
       await previous;
+      if (slot && this.options.slots) freeSlot = await this.options.slots.acquire(ms);
       const deadline = new Deadline(ms, what);
       return await deadline.race(
         (async () => {
@@ -150,6 +156,7 @@ export class BrowserSession {
       this.urlAfterLastCall = this.active && !this.active.isClosed() ? this.active.url() : undefined;
       this.pending--;
       this.lastUsed = Date.now();
+      freeSlot();
       release();
     }
   }

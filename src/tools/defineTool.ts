@@ -55,6 +55,8 @@ export interface BrowserToolDefinition<I extends z.ZodTypeAny, O extends z.ZodRa
    * timeout (loading, reading or picturing a whole page). A click that starts a navigation gets more on the way.
    */
   budget?: 'action' | 'page' | ((input: z.infer<I>, config: ResolvedConfig) => number);
+  /** The call mostly waits (browser_wait): it does not take one of the `maxConcurrentCalls` slots. */
+  waits?: boolean;
   /** Shapes what the model receives, e.g. an image; by default the result as plain text (modelText.ts). */
   toModelOutput?: (output: ToolResult<z.infer<z.ZodObject<O>>>) => unknown;
 }
@@ -175,7 +177,7 @@ async function runTool<I extends z.ZodTypeAny, O extends z.ZodRawShape>(
       const blocked = session.pages().flatMap((tab) => session.eventsOf(tab).takeBlocked());
       if (blocked.length) notices.push(blockedNotice(blocked));
       return { ok: true as const, ...data, ...(notices.length ? { notices } : {}) };
-    });
+    }, { slot: !definition.waits });
   } catch (error) {
     const toolError = toBrowserToolError(error, definition.id.replace(/^browser_/, ''));
     return { ok: false as const, error: toolError.toJSON(), ...(notices.length ? { notices } : {}) };

@@ -28,6 +28,7 @@ export const waitTool = defineBrowserTool({
   },
   // The wait itself, and a moment for the snapshot after it.
   budget: ({ seconds }) => waitMs(seconds) + 500,
+  waits: true,
   async handle({ text, textGone, ref, state, seconds }, call) {
     const { page } = call;
     const conditions = [text, textGone, ref].filter((x) => x !== undefined).length;

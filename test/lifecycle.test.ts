@@ -42,9 +42,14 @@ describe('browser lifecycle', () => {
     }
   });
 
-  it('launches lazily, once for concurrent first calls, and close() leaves no browser process', async () => {
+  it('launches lazily (not for a URL it refuses), once for concurrent first calls, and close() leaves no browser process', async () => {
     const before = await childBrowserPids();
     const browser = createTestToolset();
+    expect(await childBrowserPids()).toEqual(before);
+    // A URL that can never be opened is refused before anything is launched.
+    for (const url of ['http://', 'javascript:alert(1)']) {
+      expect((await call(browser, 'browser_navigate', { url })).error.code).toBe('invalid_input');
+    }
     expect(await childBrowserPids()).toEqual(before);
 
     const results = await Promise.all([

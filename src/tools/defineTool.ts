@@ -55,6 +55,8 @@ export interface BrowserToolDefinition<I extends z.ZodTypeAny, O extends z.ZodRa
    * timeout (loading, reading or picturing a whole page). A click that starts a navigation gets more on the way.
    */
   budget?: 'action' | 'page' | ((input: z.infer<I>, config: ResolvedConfig) => number);
+  /** Checks of the arguments alone, made before any browser is launched or session opened (a malformed URL). */
+  validate?: (input: z.infer<I>, config: ResolvedConfig) => void;
   /** The call mostly waits (browser_wait): it does not take one of the `maxConcurrentCalls` slots. */
   waits?: boolean;
   /** Shapes what the model receives, e.g. an image; by default the result as plain text (modelText.ts). */
@@ -163,6 +165,7 @@ async function runTool<I extends z.ZodTypeAny, O extends z.ZodRawShape>(
   const notices: string[] = [];
   try {
     rejectHugeStrings(input);
+    definition.validate?.(input, context.config);
     const { session, notices: sessionNotices } = await context.registry.get(sessionKey(mastraContext, context.config));
     notices.push(...sessionNotices);
     const what = definition.id.replace(/^browser_/, '');

@@ -92,6 +92,7 @@ export const navigateTool = defineBrowserTool({
     dialogs: effectsShape.dialogs,
   },
   budget: 'page',
+  validate: ({ url }, config) => void normalizeUrl(url, config),
   async handle({ url, waitUntil }, { page, refs, config, session, deadline }) {
     const target = normalizeUrl(url, config);
     const previousUrl = page.url();

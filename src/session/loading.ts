@@ -41,7 +41,7 @@ export async function settle(page: Page, events: PageEvents, deadline: Deadline,
     if (page.isClosed()) return { parsed: true };
     if (outcome === 'late') return { parsed: false, loading: describeLoading(events, 'its document is still arriving') };
     if (outcome === 'parsed') break;
-    const stuck = events.pendingRequests();
+    const stuck = parserBlocking(events);
     refused = describeRequests(stuck);
     if (attempt === 0 && events.documentMethod() === 'GET') {
       await reloadRefusing(page, stuck.map((request) => request.url()), deadline);
@@ -73,7 +73,7 @@ async function parsedOrBlocked(page: Page, events: PageEvents, deadline: Deadlin
   );
   const blocked = (async () => {
     while (waiting) {
-      if (events.documentArrived() && events.networkQuietFor() >= policy.quietMs && events.pendingRequests().length) return 'blocked' as const;
+      if (events.documentArrived() && events.networkQuietFor() >= policy.quietMs && parserBlocking(events).length) return 'blocked' as const;
       await sleep(50);
     }
     return 'late' as const;
@@ -81,6 +81,11 @@ async function parsedOrBlocked(page: Page, events: PageEvents, deadline: Deadlin
   const outcome = await Promise.race([parsed, blocked]);
   waiting = false;
   return outcome;
+}
+
+/** Pending requests that can hold up the parser: scripts and style sheets (an image never does). */
+function parserBlocking(events: PageEvents): Request[] {
+  return events.pendingRequests().filter((request) => request.resourceType() === 'script' || request.resourceType() === 'stylesheet');
 }
 
 /**

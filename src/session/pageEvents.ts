@@ -24,6 +24,9 @@ export interface DownloadEvent {
   error?: string;
 }
 
+/** Resource types whose arrival can add, remove or restyle content (`networkQuietFor`). */
+const SHAPES_THE_PAGE = new Set(['document', 'script', 'stylesheet', 'xhr', 'fetch', 'eventsource']);
+
 export class PageEvents {
   private dialogs: DialogEvent[] = [];
   private downloads: DownloadEvent[] = [];
@@ -44,12 +47,12 @@ export class PageEvents {
     page.on('download', (download) => this.track(this.onDownload(download)));
     page.on('request', (request) => {
       this.inflight.add(request);
-      this.lastNetworkActivity = Date.now();
+      if (SHAPES_THE_PAGE.has(request.resourceType())) this.lastNetworkActivity = Date.now();
       if (request.isNavigationRequest() && request.frame() === page.mainFrame()) this.document = request;
     });
     const done = (request: Request) => {
       this.inflight.delete(request);
-      this.lastNetworkActivity = Date.now();
+      if (SHAPES_THE_PAGE.has(request.resourceType())) this.lastNetworkActivity = Date.now();
     };
     page.on('requestfinished', done);
     page.on('requestfailed', done);
@@ -70,7 +73,11 @@ export class PageEvents {
     return this.document !== undefined && !this.inflight.has(this.document);
   }
 
-  /** Milliseconds since a request of this tab last started or ended. */
+  /**
+   * Milliseconds since a request that can change what the page shows (a document, script, style sheet or data
+   * request) last started or ended. Images, fonts and media fill in boxes the page already has: a tracker pixel
+   * or a slow image CDN does not hold up the answer (they still show in the loading line while in flight).
+   */
   networkQuietFor(): number {
     return Date.now() - this.lastNetworkActivity;
   }

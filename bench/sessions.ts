@@ -307,7 +307,7 @@ function random(seed: number): () => number {
 }
 
 const EVICTED_NOTICE = /session was closed .*maxSessions/;
-const AT_CAPACITY = /sessions are in use \(maxSessions\)/;
+const AT_CAPACITY = /sessions are in use.*\(maxSessions\)/;
 
 type Arrival = 'one after another' | 'overlapping';
 

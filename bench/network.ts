@@ -24,6 +24,7 @@ import { createNetworkSystems, short, type NavigateOutcome, type NetworkSystem }
 import { renderConsole, renderMarkdown, type NetworkResults, type PageRun, type SystemRun } from './network/report.js';
 import { DEFAULT_LATENCY, DEFAULT_SEED, startStandIn, type StandIn, type ThirdPartyRequest } from './network/standIn.js';
 import { CHROMIUM } from './systems.js';
+import { describeSource, packageVersion } from './provenance.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const RESULTS_JSON = join(ROOT, 'bench/results/network.json');
@@ -171,24 +172,7 @@ async function measure(runner: Runner, page: string, capMs: number): Promise<{ r
 }
 
 /** The commit, and whether src/ differs from it: only src/ decides what our system does. */
-function describeSource(): string {
-  if (process.env.BENCH_SOURCE) return process.env.BENCH_SOURCE;
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-  try {
-    const dirty = git('status', '--porcelain', '--', 'src') !== '';
-    return `commit ${git('rev-parse', '--short', 'HEAD')}${dirty ? ' with uncommitted changes in src/' : ''}`;
-  } catch {
-    return 'unknown';
-  }
-}
 
-function packageVersion(name: string, from = ROOT): string {
-  try {
-    return (JSON.parse(readFileSync(join(from, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
-  } catch {
-    return 'not installed';
-  }
-}
 
 function chromiumVersion(): string {
   try {

@@ -25,6 +25,7 @@ import { chromiumTree, Sampler, settleTo, type Peak, type TreeMemory } from './s
 import { formTask, Latencies, markerOf, ourDriver, peerDriver, step, Tally, TaskError, type Driver, type TaskFailure } from './sessions/task.js';
 import { quantile } from './stats.js';
 import { CHROMIUM } from './systems.js';
+import { describeSource, packageVersion } from './provenance.js';
 
 const ROOT = join(dirname(new URL(import.meta.url).pathname), '..');
 
@@ -472,29 +473,14 @@ async function eviction(arrival: Arrival) {
   };
 }
 
-function packageVersion(name: string): string {
-  try {
-    return (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
-  } catch {
-    return 'not installed';
-  }
-}
 
-function source(): string {
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-  try {
-    return `commit ${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain', '--', 'src') ? ' with uncommitted changes in src/' : ''}`;
-  } catch {
-    return 'unknown';
-  }
-}
 
 // ---- run ----
 
 const began = performance.now();
 const meta = {
   date: new Date().toISOString(),
-  source: source(),
+  source: describeSource(),
   machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, platform: `${process.platform} ${process.arch}` },
   loadAverage: { start: load(), end: 0 },
   chromium: '',

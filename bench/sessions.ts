@@ -329,15 +329,20 @@ async function eviction(arrival: Arrival) {
   const closedSince = new Set<string>();
   const mustTell = new Map<string, boolean>();
   const get = registry.get.bind(registry);
-  registry.get = (key: string) => {
+  registry.get = async (key: string, waitMs?: number) => {
     const before = registry.keys();
+    const tell = !before.includes(key) && closedSince.has(key);
     try {
-      const got = get(key);
-      mustTell.set(key, !before.includes(key) && closedSince.delete(key));
+      const got = await get(key, waitMs);
+      if (!before.includes(key)) {
+        mustTell.set(key, tell);
+        closedSince.delete(key);
+      }
       return got;
     } finally {
+      // Sessions closed while this call made room: their threads must be told on their next call.
       const after = new Set(registry.keys());
-      for (const k of before.filter((k) => !after.has(k))) {
+      for (const k of before.filter((k) => !after.has(k) && k !== key && !closedSince.has(k))) {
         evictions++;
         closedSince.add(k);
       }

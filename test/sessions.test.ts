@@ -79,19 +79,22 @@ describe('a session per thread', () => {
   });
 
   it('beyond maxSessions the quiet session unused longest is closed (busy conversations are kept), and its thread is told', async () => {
-    const toolset = createTestToolset({ maxSessions: 2 });
+    const toolset = createTestToolset({ maxSessions: 2, navigationTimeout: 2_000 });
     try {
       const first = await inThread(toolset, 'one')('browser_navigate', { url: server.url('/fixtures/page-a.html') });
       expect(first.ok).toBe(true);
       await inThread(toolset, 'two')('browser_navigate', { url: server.url('/fixtures/page-b.html') });
-      // Both conversations are in progress (used moments ago): the newcomer waits rather than take one away.
+      // Both conversations are in progress (used moments ago): the newcomer waits, within its time limit, rather
+      // than take one away, and is told to retry when none goes quiet.
       const refused = await inThread(toolset, 'three')('browser_navigate', { url: server.url('/fixtures/form.html') });
       expect(refused.ok).toBe(false);
       expect(refused.error).toMatchObject({ code: 'browser_error', retryable: true });
       expect(refused.error.message).toMatch(/All 2 browser sessions are in use/);
-      // A minute later, thread one has gone quiet.
+      // Thread one goes quiet while the newcomer waits: the newcomer gets its session.
+      const admission = inThread(toolset, 'three')('browser_navigate', { url: server.url('/fixtures/form.html') });
+      await new Promise((resolve) => setTimeout(resolve, 300));
       toolset.sessions.peek('thread:one')!.lastUsed -= 60_000;
-      const admitted = await inThread(toolset, 'three')('browser_navigate', { url: server.url('/fixtures/form.html') });
+      const admitted = await admission;
       expect(admitted.ok).toBe(true);
       expect(toolset.sessions.keys().sort()).toEqual(['thread:three', 'thread:two']);
       toolset.sessions.peek('thread:two')!.lastUsed -= 60_000;

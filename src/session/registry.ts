@@ -31,11 +31,14 @@ export class SessionRegistry {
     this.slots = new Slots(config.maxConcurrentCalls);
   }
 
-  /** The session of `key`, created if needed, and what its next result must say about its past. */
-  async get(key: string): Promise<{ session: BrowserSession; notices: string[] }> {
+  /**
+   * The session of `key`, created if needed, and what its next result must say about its past. When every
+   * session belongs to a conversation in progress, a new one waits up to `waitMs` for one to go quiet.
+   */
+  async get(key: string, waitMs = 0): Promise<{ session: BrowserSession; notices: string[] }> {
     const existing = this.sessions.get(key);
     if (existing) return { session: existing, notices: [] };
-    await this.makeRoom();
+    await this.makeRoom(Date.now() + waitMs);
     // Another call for the same key may have created it while room was being made.
     const raced = this.sessions.get(key);
     if (raced) return { session: raced, notices: [] };
@@ -102,12 +105,17 @@ export class SessionRegistry {
   /**
    * Closes the session unused longest to make room, waiting for its context to go so that open contexts never
    * exceed maxSessions. A session used in the last half minute is in a conversation (its model is thinking):
-   * rather than take it away, the newcomer is refused with a retryable error.
+   * rather than take it away, the newcomer waits until `until` for one to go quiet, then is refused with a
+   * retryable error.
    */
-  private async makeRoom(): Promise<void> {
+  private async makeRoom(until: number): Promise<void> {
     while (this.sessions.size >= this.config.maxSessions) {
       const now = Date.now();
       const idle = [...this.sessions.values()].filter((s) => !s.busy && now - s.lastUsed >= IN_USE_MS).sort((a, b) => a.lastUsed - b.lastUsed)[0];
+      if (!idle && now < until) {
+        await new Promise((resolve) => setTimeout(resolve, Math.min(250, until - now)));
+        continue;
+      }
       if (!idle) {
         throw new BrowserToolError('browser_error', `All ${this.config.maxSessions} browser sessions are in use by other conversations (maxSessions).`, {
           hint: 'The browser is at capacity. Wait half a minute and call the tool again.',

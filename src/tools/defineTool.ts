@@ -166,10 +166,11 @@ async function runTool<I extends z.ZodTypeAny, O extends z.ZodRawShape>(
   try {
     rejectHugeStrings(input);
     definition.validate?.(input, context.config);
-    const { session, notices: sessionNotices } = await context.registry.get(sessionKey(mastraContext, context.config));
+    const budget = budgetOf(definition, input, context.config);
+    const { session, notices: sessionNotices } = await context.registry.get(sessionKey(mastraContext, context.config), budget);
     notices.push(...sessionNotices);
     const what = definition.id.replace(/^browser_/, '');
-    return await session.run(budgetOf(definition, input, context.config), what, async (deadline, active) => {
+    return await session.run(budget, what, async (deadline, active) => {
       notices.push(...active.notices);
       const pending = session.eventsOf(active.page).pendingDialog;
       if (pending && !definition.runsWhileDialogOpen) {

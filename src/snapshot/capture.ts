@@ -1,11 +1,14 @@
 /**
  * Capture: Playwright's ai-mode aria snapshot (with element boxes) plus the page facts it does not carry
  * (facts.ts: scroll position, field kinds, elements that react to script handlers, icons, overlays).
+ * A viewport capture takes only the subtrees that reach the screen (region.ts) and counts the rest; other
+ * scopes take the whole page. Three round trips either way: prepare (region, facts), capture, release.
  */
 import type { Frame, Page } from 'playwright-core';
 import { evaluateInPage } from '../inPage.js';
-import { collectPageFacts, releaseElements, type ElementFacts, type Overlay, type PageFacts, type PageMetrics } from './facts.js';
+import { collectPageFacts, releaseElements, type ElementFacts, type FactsArgs, type Overlay, type PageFacts, type PageMetrics } from './facts.js';
 import { LISTENERS_KEY } from './listeners.js';
+import { chooseRegion, ownRoots, type RegionArgs, type RegionTallies } from './region.js';
 
 export type { ElementFacts, Overlay, PageMetrics } from './facts.js';
 
@@ -37,6 +40,23 @@ export interface AriaNode {
   cursor?: string;
 }
 
+/** What a regional capture left out, counted in the page. */
+export interface CaptureRegion {
+  tallies: RegionTallies;
+  /** Subtrees captured. */
+  roots: number;
+  /** Elements in the whole document. */
+  elements: number;
+}
+
+/** Milliseconds spent in each step of the last capture, for benchmarks. */
+export interface CaptureTimings {
+  prepare: number;
+  aria: number;
+  frames: number;
+  release: number;
+}
+
 export interface Capture {
   url: string;
   title: string;
@@ -47,6 +67,9 @@ export interface Capture {
   overlay?: Overlay;
   /** Identifies the document: a new value means a navigation replaced the page and its refs. */
   documentId: number;
+  /** Set when only the part of the page around the viewport was captured. */
+  region?: CaptureRegion;
+  timings?: CaptureTimings;
 }
 
 const CAPTURE_TIMEOUT_MS = 60_000;
@@ -57,8 +80,31 @@ export function boxKey(box: Box): string {
 
 const MARKERS_KEY = 'mastra-browser-toolset.markers';
 
-function factsArgs(secretSelector: string, mark: boolean) {
+const OWNER_ID = 'mastra-browser-toolset-region';
+
+function factsArgs(secretSelector: string, mark: boolean): FactsArgs {
   return { secretSelector, listenersKey: LISTENERS_KEY, markersKey: MARKERS_KEY, mark };
+}
+
+interface PrepareArgs {
+  facts: FactsArgs;
+  region?: RegionArgs;
+  ownerId: string;
+}
+
+interface PrepareHelpers {
+  chooseRegion: typeof chooseRegion;
+  collectPageFacts: typeof collectPageFacts;
+  ownRoots: typeof ownRoots;
+}
+
+/** Runs in the page: chooses the region, collects facts in it, and makes the owner that captures it. */
+function prepareCapture(arg: PrepareArgs, helpers: PrepareHelpers) {
+  const region = arg.region ? helpers.chooseRegion(arg.region) : undefined;
+  const roots = region?.roots;
+  const facts = helpers.collectPageFacts(arg.facts, roots);
+  if (roots) (window as unknown as Record<symbol, unknown>)[Symbol.for(`${arg.facts.markersKey}.region`)] = helpers.ownRoots(roots, arg.ownerId);
+  return { ...facts, region: region && roots ? { tallies: region.tallies, roots: roots.length, elements: region.elements } : undefined };
 }
 
 async function frameFields(frame: Frame, secretSelector: string): Promise<PageFacts['fields']> {
@@ -84,16 +130,19 @@ function hasIframeWithControls(nodes: Array<AriaNode | string>): boolean {
   return nodes.some((n) => typeof n !== 'string' && (n.role === 'iframe' ? hasControl(n.children ?? []) : hasIframeWithControls(n.children ?? [])));
 }
 
-/** A snapshot taken while the page navigates loses its execution context; wait for the new document and retry. */
 export interface CaptureOptions {
   /** CSS selector of fields whose values must never be shown (besides password inputs). */
   secretSelector?: string;
 }
 
-export async function capturePage(page: Page, options: CaptureOptions = {}): Promise<Capture> {
+/** Only the part of the page around the viewport (region.ts); without it, the whole page. */
+export type CaptureScope = { region: RegionArgs } | { region?: undefined };
+
+/** A snapshot taken while the page navigates loses its execution context; wait for the new document and retry. */
+export async function capturePage(page: Page, options: CaptureOptions = {}, scope: CaptureScope = {}): Promise<Capture> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await captureOnce(page, options.secretSelector ?? '');
+      return await captureOnce(page, options.secretSelector ?? '', scope.region);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       if (attempt >= 2 || !/Execution context was destroyed|Cannot find context|navigat/i.test(message)) throw error;
@@ -102,17 +151,27 @@ export async function capturePage(page: Page, options: CaptureOptions = {}): Pro
   }
 }
 
-async function captureOnce(page: Page, secretSelector: string): Promise<Capture> {
-  // Facts first: the script also prepares elements Playwright would otherwise give no node (facts.ts). Both run
-  // on the page's one main thread, so doing them in turn costs only a round trip.
-  const facts = await evaluateInPage(page, collectPageFacts, factsArgs(secretSelector, true));
+async function captureOnce(page: Page, secretSelector: string, region: RegionArgs | undefined): Promise<Capture> {
+  let start = performance.now();
+  // Facts first: the script also prepares elements Playwright would otherwise give no node (facts.ts), and
+  // for a viewport capture chooses the subtrees to take. Everything runs on the page's one main thread, so
+  // doing the steps in turn costs only round trips.
+  const facts = await evaluateInPage(page, prepareCapture, { facts: factsArgs(secretSelector, true), region, ownerId: OWNER_ID }, { chooseRegion, collectPageFacts, ownRoots });
+  const timings: CaptureTimings = { prepare: performance.now() - start, aria: 0, frames: 0, release: 0 };
+  start = performance.now();
   let tree: unknown;
+  let released: Promise<unknown> = Promise.resolve();
   try {
     // Huge pages take seconds; the action timeout would cut them off, a hung page must not block forever.
-    tree = await page.ariaSnapshotJSON({ mode: 'ai', boxes: true, timeout: CAPTURE_TIMEOUT_MS });
+    const target = facts.region ? page.locator(`#${OWNER_ID}`) : page;
+    tree = await target.ariaSnapshotJSON({ mode: 'ai', boxes: true, timeout: CAPTURE_TIMEOUT_MS });
   } finally {
-    if (facts.marked) await evaluateInPage(page, releaseElements, MARKERS_KEY).catch(() => {});
+    timings.aria = performance.now() - start;
+    const releaseStart = performance.now();
+    // The page gets its markup back while the frames are read (one more round trip, overlapped).
+    if (facts.marked || facts.region) released = evaluateInPage(page, releaseElements, MARKERS_KEY).then(() => (timings.release = performance.now() - releaseStart), () => {});
   }
+  start = performance.now();
   const nodes = (Array.isArray(tree) ? tree : [tree]) as AriaNode[];
   const fields = new Map(facts.fields);
   if (hasIframeWithControls(nodes)) {
@@ -122,7 +181,9 @@ async function captureOnce(page: Page, secretSelector: string): Promise<Capture>
       for (const [key, value] of entries) if (!fields.has(key)) fields.set(key, value);
     }
   }
-  return { url: page.url(), title: facts.title, tree: nodes, metrics: facts.metrics, fields, overlay: facts.overlay, documentId: facts.documentId };
+  timings.frames = performance.now() - start;
+  await released;
+  return { url: page.url(), title: facts.title, tree: nodes, metrics: facts.metrics, fields, overlay: facts.overlay, documentId: facts.documentId, region: facts.region, timings };
 }
 
 /** Cheap check used before acting on a ref: has a navigation replaced the document? */

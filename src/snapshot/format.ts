@@ -37,19 +37,33 @@ function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : word.endsWith('x') ? 'es' : 's'}`;
 }
 
-/** "12 links, 3 buttons, 1 textbox": what a group of left-out lines held, most common first. */
-export function tally(lines: Line[], withText = false): string {
-  const counts = new Map<string, number>();
+/** How many left-out lines there are of each kind (sections never, text only when asked). */
+function countKinds(lines: Line[], withText = false, into = new Map<string, number>()): Map<string, number> {
   for (const line of lines) {
     if (line.priority === Priority.Section || (line.priority === Priority.Text && !withText)) continue;
-    const kind = line.kind;
-    counts.set(kind, (counts.get(kind) ?? 0) + 1);
+    into.set(line.kind, (into.get(line.kind) ?? 0) + 1);
   }
+  return into;
+}
+
+/** "12 links, 3 buttons, 1 textbox": what a group of left-out lines held, most common first. */
+function tallyText(counts: Map<string, number>): string {
   return [...counts.entries()]
     .sort((a, b) => b[1] - a[1])
     .slice(0, 5)
     .map(([kind, count]) => (kind === 'text' ? `${count} text` : plural(count, kind)))
     .join(', ');
+}
+
+export function tally(lines: Line[], withText = false): string {
+  return tallyText(countKinds(lines, withText));
+}
+
+/** Lines left out of a viewport snapshot, with what a regional capture counted in the page (region.ts). */
+function offScreen(lines: Line[], counted: Record<string, number> | undefined): string {
+  const counts = countKinds(lines);
+  for (const [kind, count] of Object.entries(counted ?? {})) counts.set(kind, (counts.get(kind) ?? 0) + count);
+  return tallyText(counts);
 }
 
 function px(n: number): string {
@@ -177,6 +191,7 @@ export function formatSnapshot(capture: Capture, options: FormatOptions): Format
   const keep = lines.map(() => true);
   const above: Line[] = [];
   const below: Line[] = [];
+  const beside: Line[] = [];
   if (options.scope === 'viewport' && !options.ref) {
     let previous = true;
     lines.forEach((line, i) => {
@@ -184,10 +199,12 @@ export function formatSnapshot(capture: Capture, options: FormatOptions): Format
         keep[i] = previous;
         return;
       }
+      const vertically = line.bottom >= -margin && line.top <= metrics.viewportHeight + margin;
       const horizontally = line.right! > 0 && line.left! < metrics.viewportWidth;
       if (line.bottom < -margin) above.push(line);
       else if (line.top > metrics.viewportHeight + margin) below.push(line);
-      keep[i] = line.bottom >= -margin && line.top <= metrics.viewportHeight + margin && horizontally;
+      else if (!horizontally) beside.push(line);
+      keep[i] = vertically && horizontally;
       previous = keep[i]!;
     });
     // Open modal dialogs are always shown: they decide what can be clicked.
@@ -226,13 +243,16 @@ export function formatSnapshot(capture: Capture, options: FormatOptions): Format
   else if (capture.overlay && !options.ref) {
     header.push(`! an overlay covers ${Math.round(capture.overlay.coverage * 100)}% of the screen and may block clicks: ${quote(truncate(capture.overlay.text, 80))}${capture.overlay.controls.length ? ' (its controls are listed first)' : ''}`);
   }
-  const aboveTally = options.find ? '' : tally(above);
+  const counted = options.find ? undefined : capture.region?.tallies;
+  const aboveTally = options.find ? '' : offScreen(above, counted?.above);
   if (aboveTally) header.push(`above: ${aboveTally}`);
   const [ordered, orderedKeep] = blockersFirst(lines, keep, capture.overlay?.controls);
 
   const footer: string[] = [];
-  const belowTally = options.find ? '' : tally(below);
+  const belowTally = options.find ? '' : offScreen(below, counted?.below);
   if (belowTally) footer.push(`below: ${belowTally}`);
+  const besideTally = options.find ? '' : offScreen(beside, counted?.beside);
+  if (besideTally) footer.push(`beside: ${besideTally} (scrolled out sideways)`);
 
   return applyBudget(ordered, orderedKeep, header, footer, options.maxTokens);
 }

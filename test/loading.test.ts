@@ -19,6 +19,22 @@ describe('navigate returns when the page is usable', () => {
     expect(click.ok).toBe(true);
   });
 
+  it('a script that never arrives blocks the parser: the page is built without it, and the result says so', async () => {
+    const result = await call(env.browser, 'browser_navigate', { url: env.server.url('/stuck-script') });
+    expect(result.ok).toBe(true);
+    expect(result.snapshot).toContain('button "After the script"');
+    expect(result.loading).toMatch(/^refused 1 request \(127\.0\.0\.1:\d+\) that did not answer$/);
+  });
+
+  it('a frame whose document never arrives does not hold up the page or its snapshot', async () => {
+    const result = await call(env.browser, 'browser_navigate', { url: env.server.url('/stuck-frame') });
+    expect(result.ok).toBe(true);
+    expect(result.snapshot).toContain('button "Read on"');
+    expect(result.loading).toMatch(/^emptied 1 frame \(127\.0\.0\.1:\d+\) that did not answer$/);
+    const again = await call(env.browser, 'browser_snapshot', {});
+    expect(again.ok).toBe(true);
+  });
+
   it('a server that answers late is waited for', async () => {
     const result = await call(env.browser, 'browser_navigate', { url: env.server.url('/slow-first-byte?ms=2500') });
     expect(result.ok).toBe(true);

@@ -23,7 +23,8 @@ function inThread(toolset: BrowserToolset, threadId: string) {
 
 describe('a session per thread', () => {
   it('ten threads at once never see each other’s pages, cookies, storage or refs', async () => {
-    const toolset = createTestToolset({ allowEvaluate: true });
+    // Ten contexts open at once on two cores: give navigations time (a bound, not a measure).
+    const toolset = createTestToolset({ allowEvaluate: true, navigationTimeout: 30_000 });
     const before = await childBrowserPids();
     try {
       const threads = Array.from({ length: 10 }, (_, i) => `thread-${i}`);

@@ -3,10 +3,12 @@
  * machine, else the Chromium shipped inside the optional npm package `@sparticuz/chromium`. Nothing is ever
  * downloaded: the npm package carries a compressed build that is unpacked to the temp directory on first use.
  */
-import { accessSync, constants, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, createReadStream, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { createBrotliDecompress } from 'node:zlib';
 import { BrowserToolError } from '../errors.js';
 
 /** Where the browser came from, for logs, the demo and the CLI (never shown to the model). */
@@ -129,6 +131,31 @@ async function unpackBundledChromium(): Promise<string> {
  */
 function useBundledFontsIfNone(): void {
   if (!existsSync('/etc/fonts/fonts.conf')) process.env.FONTCONFIG_PATH ??= join(tmpdir(), 'fonts');
+}
+
+/**
+ * The npm-shipped Chromium links to NSS, NSPR and expat, which most Linux images have but slim containers lack
+ * ("error while loading shared libraries: libnss3.so"). The package carries them (built for Amazon Linux, where
+ * it unpacks them itself); here they are unpacked beside the binary on demand and put on LD_LIBRARY_PATH, which
+ * the browser inherits. Uses the package's own tar reader.
+ */
+export async function provideBundledLibraries(): Promise<void> {
+  const dir = join(tmpdir(), 'mastra-browser-toolset-libs');
+  const lib = join(dir, 'lib');
+  if (!existsSync(join(lib, 'libnss3.so'))) {
+    const release = await acquireLock(join(tmpdir(), 'mastra-browser-toolset-chromium.lock'));
+    try {
+      if (!existsSync(join(lib, 'libnss3.so'))) {
+        const packageDir = bundledPackageDir()!;
+        const { extract } = createRequire(join(packageDir, 'package.json'))('tar-fs') as { extract: (dir: string) => NodeJS.WritableStream };
+        await pipeline(createReadStream(join(packageDir, 'bin', 'al2023.tar.br')), createBrotliDecompress(), extract(dir));
+      }
+    } finally {
+      release();
+    }
+  }
+  const paths = (process.env.LD_LIBRARY_PATH ?? '').split(':').filter(Boolean);
+  if (!paths.includes(lib)) process.env.LD_LIBRARY_PATH = [lib, ...paths].join(':');
 }
 
 const LOCK_STALE_MS = 120_000;

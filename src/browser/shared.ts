@@ -13,7 +13,9 @@ import { chromium, type Browser, type BrowserContext, type BrowserContextOptions
 import type { ResolvedConfig } from '../config.js';
 import { BrowserToolError, toBrowserToolError } from '../errors.js';
 import { registerHiddenRefEngine } from '../hiddenRefs.js';
-import { findBrowser, type ChosenBrowser } from './find.js';
+import { findBrowser, provideBundledLibraries, type ChosenBrowser } from './find.js';
+
+const MISSING_LIBRARY = /error while loading shared libraries: (\S+?):/;
 
 export interface BrowserInfo extends ChosenBrowser {
   version?: string;
@@ -91,9 +93,23 @@ export class SharedBrowser {
     const chosen = await findBrowser(config);
     let connection: Connection;
     try {
-      connection = chosen.source === 'wsEndpoint' ? await this.connectToServer(chosen) : await this.launchWithManager(chosen);
+      try {
+        connection = chosen.source === 'wsEndpoint' ? await this.connectToServer(chosen) : await this.launchWithManager(chosen);
+      } catch (error) {
+        // A slim container without the libraries the npm-shipped Chromium links to: give it the ones it carries.
+        if (chosen.source !== 'bundled' || !MISSING_LIBRARY.test(String(error))) throw error;
+        await provideBundledLibraries();
+        connection = await this.launchWithManager(chosen);
+      }
     } catch (error) {
       if (error instanceof BrowserToolError) throw error;
+      const library = MISSING_LIBRARY.exec(String(error))?.[1];
+      if (library) {
+        throw new BrowserToolError('browser_error', `The browser at ${chosen.executablePath} cannot start: the system library ${library} is missing.`, {
+          hint: `Install the browser's system libraries (Debian/Ubuntu: \`apt-get install chromium\` brings them all), or set cdpUrl or wsEndpoint to a remote browser.`,
+          retryable: false,
+        });
+      }
       const remote = chosen.endpoint !== undefined;
       const failure = toBrowserToolError(error, remote ? `connect to ${chosen.endpoint}` : `launch ${chosen.executablePath}`);
       throw new BrowserToolError(remote ? 'browser_closed' : 'browser_error', failure.message, {

@@ -6,7 +6,7 @@
  *
  * Also here: the moves that keep a tab usable when a load or a script wedges it.
  */
-import type { Page, Response } from 'playwright-core';
+import type { Page, Request, Response } from 'playwright-core';
 import type { ResolvedConfig } from '../config.js';
 import { BrowserToolError, toBrowserToolError } from '../errors.js';
 import { sleep, type Deadline } from './deadline.js';
@@ -28,29 +28,103 @@ export interface Settled {
   loading?: string;
 }
 
-/** Waits until the page that just committed is usable, by the policy above. */
+/**
+ * Waits until the page that just committed is usable, by the policy above. A parser blocked by a script or
+ * stylesheet that never answers (the document has arrived, nothing moves, DOMContentLoaded does not come) would
+ * leave the page half-built: the page is loaded once more with those requests refused, as an ad blocker
+ * would, so it is built whole; a page that cannot be loaded again (a form's POST) is stopped where it is.
+ */
 export async function settle(page: Page, events: PageEvents, deadline: Deadline, policy: SettlePolicy): Promise<Settled> {
-  try {
-    await page.waitForLoadState('domcontentloaded', { timeout: deadline.forStep() });
-  } catch {
+  let refused: string | undefined;
+  for (let attempt = 0; ; attempt++) {
+    const outcome = await parsedOrBlocked(page, events, deadline, policy);
     if (page.isClosed()) return { parsed: true };
-    return { parsed: false, loading: describeLoading(events, 'its document is still arriving') };
+    if (outcome === 'late') return { parsed: false, loading: describeLoading(events, 'its document is still arriving') };
+    if (outcome === 'parsed') break;
+    const stuck = events.pendingRequests();
+    refused = describeRequests(stuck);
+    if (attempt === 0 && events.documentMethod() === 'GET') {
+      await reloadRefusing(page, stuck.map((request) => request.url()), deadline);
+      continue;
+    }
+    await stopLoading(page);
+    break;
   }
-  let done = false;
+
+  let quietWait = true;
   const quiet = (async () => {
-    while (!done && events.networkQuietFor() < policy.quietMs) await sleep(50);
+    while (quietWait && events.networkQuietFor() < policy.quietMs) await sleep(50);
   })();
   await Promise.race([page.waitForLoadState('load', { timeout: Math.min(policy.maxMs, deadline.forStep()) }).catch(() => {}), quiet]);
-  done = true;
-  return { parsed: true, loading: describeLoading(events) };
+  quietWait = false;
+  const emptied = await emptyStuckFrames(page, events);
+  const loading = [refused && `refused ${refused} that did not answer`, emptied && `emptied ${emptied} that did not answer`, describeLoading(events)]
+    .filter(Boolean)
+    .join('; ');
+  return { parsed: true, ...(loading ? { loading } : {}) };
+}
+
+/** DOMContentLoaded, or the sign of a blocked parser (document arrived, network quiet, requests pending), or the deadline. */
+async function parsedOrBlocked(page: Page, events: PageEvents, deadline: Deadline, policy: SettlePolicy): Promise<'parsed' | 'blocked' | 'late'> {
+  let waiting = true;
+  const parsed = page.waitForLoadState('domcontentloaded', { timeout: deadline.forStep() }).then(
+    () => 'parsed' as const,
+    () => 'late' as const,
+  );
+  const blocked = (async () => {
+    while (waiting) {
+      if (events.documentArrived() && events.networkQuietFor() >= policy.quietMs && events.pendingRequests().length) return 'blocked' as const;
+      await sleep(50);
+    }
+    return 'late' as const;
+  })();
+  const outcome = await Promise.race([parsed, blocked]);
+  waiting = false;
+  return outcome;
+}
+
+/**
+ * Frames whose documents have not arrived are pointed at about:blank. They held nothing yet, and a snapshot
+ * would otherwise wait on each of them until its time runs out.
+ */
+async function emptyStuckFrames(page: Page, events: PageEvents): Promise<string | undefined> {
+  const stuck = events.pendingRequests().filter((request) => request.isNavigationRequest() && request.frame() !== page.mainFrame());
+  await Promise.all(
+    stuck.map(async (request) => {
+      const element = await request.frame().frameElement().catch(() => undefined);
+      await element?.evaluate((frame) => (frame as HTMLIFrameElement).setAttribute('src', 'about:blank')).catch(() => {});
+    }),
+  );
+  return describeRequests(stuck, 'frame');
+}
+
+/** Loads the page again with `urls` refused at once (CDP Network.setBlockedURLs on a session of its own). */
+async function reloadRefusing(page: Page, urls: string[], deadline: Deadline): Promise<void> {
+  try {
+    const cdp = await page.context().newCDPSession(page);
+    try {
+      await cdp.send('Network.enable');
+      await cdp.send('Network.setBlockedURLs', { urls });
+      await page.reload({ waitUntil: 'commit', timeout: deadline.forStep() });
+      await page.waitForLoadState('domcontentloaded', { timeout: deadline.forStep() }).catch(() => {});
+    } finally {
+      await cdp.detach().catch(() => {});
+    }
+  } catch {
+    await stopLoading(page); // no second load: keep what the first one built
+  }
+}
+
+/** "3 requests (ads.example.com, cdn.example.net, …)" */
+function describeRequests(requests: Request[], noun = 'request'): string | undefined {
+  if (!requests.length) return undefined;
+  const hosts = [...new Set(requests.map((request) => hostOf(request.url())))];
+  const shown = hosts.slice(0, 3).join(', ') + (hosts.length > 3 ? ', …' : '');
+  return `${requests.length} ${noun}${requests.length === 1 ? '' : 's'} (${shown})`;
 }
 
 function describeLoading(events: PageEvents, about?: string): string | undefined {
-  const pending = events.pendingRequests();
-  if (!pending.length && !about) return undefined;
-  const hosts = [...new Set(pending.map((request) => hostOf(request.url())))].slice(0, 3);
-  const requests = pending.length ? `${pending.length} request${pending.length === 1 ? '' : 's'}${hosts.length ? ` (${hosts.join(', ')}${pending.length > hosts.length ? ', …' : ''})` : ''}` : '';
-  return [about, requests].filter(Boolean).join('; ');
+  return [about, describeRequests(events.pendingRequests())].filter(Boolean).join('; ') || undefined;
 }
 
 function hostOf(url: string): string {

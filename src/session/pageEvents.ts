@@ -32,6 +32,8 @@ export class PageEvents {
   private readonly dialogListeners = new Set<() => void>();
   private readonly inflight = new Set<Request>();
   private lastNetworkActivity = Date.now();
+  /** The request of the main frame's latest document. */
+  private document: Request | undefined;
   private blocked: string[] = [];
 
   constructor(
@@ -43,6 +45,7 @@ export class PageEvents {
     page.on('request', (request) => {
       this.inflight.add(request);
       this.lastNetworkActivity = Date.now();
+      if (request.isNavigationRequest() && request.frame() === page.mainFrame()) this.document = request;
     });
     const done = (request: Request) => {
       this.inflight.delete(request);
@@ -55,6 +58,16 @@ export class PageEvents {
   /** Requests of this tab still waiting for their answer (a redirected one is followed by its next hop). */
   pendingRequests(): Request[] {
     return [...this.inflight].filter((request) => !request.redirectedTo());
+  }
+
+  /** The HTTP method of the main document's request: only a GET page may be loaded again. */
+  documentMethod(): string | undefined {
+    return this.document?.method();
+  }
+
+  /** True once the main document's bytes have all arrived: a parser still waiting then waits on something else. */
+  documentArrived(): boolean {
+    return this.document !== undefined && !this.inflight.has(this.document);
   }
 
   /** Milliseconds since a request of this tab last started or ended. */

@@ -67,6 +67,8 @@ export interface Capture {
   overlay?: Overlay;
   /** Identifies the document: a new value means a navigation replaced the page and its refs. */
   documentId: number;
+  /** A frame with controls did not answer for its facts: values inside frames are masked, as secrets could not be told apart. */
+  unreadFrames?: boolean;
   /** Set when only the part of the page around the viewport was captured. */
   region?: CaptureRegion;
   timings?: CaptureTimings;
@@ -107,13 +109,21 @@ function prepareCapture(arg: PrepareArgs, helpers: PrepareHelpers) {
   return { ...facts, region: region && roots ? { tallies: region.tallies, roots: roots.length, elements: region.elements } : undefined };
 }
 
-async function frameFields(frame: Frame, secretSelector: string): Promise<PageFacts['fields']> {
+/** The frame's facts, or undefined when it does not answer in time (a stuck script or a document that never came). */
+async function frameFields(frame: Frame, secretSelector: string): Promise<PageFacts['fields'] | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const gaveUp = new Promise<undefined>((done) => (timer = setTimeout(() => done(undefined), FRAME_FACTS_TIMEOUT_MS)));
   try {
-    return (await evaluateInPage(frame, collectPageFacts, factsArgs(secretSelector, false))).fields;
+    return await Promise.race([evaluateInPage(frame, collectPageFacts, factsArgs(secretSelector, false)).then((facts) => facts.fields), gaveUp]);
   } catch {
-    return []; // a frame that navigated or detached mid-capture has nothing to add
+    return frame.isDetached() ? [] : undefined; // a frame that detached mid-capture has nothing to add
+  } finally {
+    clearTimeout(timer);
   }
 }
+
+/** How long a frame's facts are waited for; its controls keep their refs without them, their values are masked. */
+const FRAME_FACTS_TIMEOUT_MS = 2_000;
 
 /** Roles a person clicks or types into: what makes a frame worth inspecting, and what screenshots label. */
 export const INTERACTIVE_ROLES = new Set(['button', 'link', 'textbox', 'searchbox', 'combobox', 'checkbox', 'radio', 'switch', 'slider', 'spinbutton', 'tab', 'menuitem', 'option', 'treeitem']);
@@ -174,16 +184,18 @@ async function captureOnce(page: Page, secretSelector: string, region: RegionArg
   start = performance.now();
   const nodes = (Array.isArray(tree) ? tree : [tree]) as AriaNode[];
   const fields = new Map(facts.fields);
+  let unreadFrames = false;
   if (hasIframeWithControls(nodes)) {
     // Boxes inside an iframe are relative to that frame, so its fields are matched in its own coordinates.
     const childFrames = page.frames().filter((f) => f !== page.mainFrame());
     for (const entries of await Promise.all(childFrames.map((frame) => frameFields(frame, secretSelector)))) {
-      for (const [key, value] of entries) if (!fields.has(key)) fields.set(key, value);
+      if (!entries) unreadFrames = true;
+      for (const [key, value] of entries ?? []) if (!fields.has(key)) fields.set(key, value);
     }
   }
   timings.frames = performance.now() - start;
   await released;
-  return { url: page.url(), title: facts.title, tree: nodes, metrics: facts.metrics, fields, overlay: facts.overlay, documentId: facts.documentId, region: facts.region, timings };
+  return { url: page.url(), title: facts.title, tree: nodes, metrics: facts.metrics, fields, overlay: facts.overlay, documentId: facts.documentId, ...(unreadFrames ? { unreadFrames } : {}), region: facts.region, timings };
 }
 
 /** Cheap check used before acting on a ref: has a navigation replaced the document? */

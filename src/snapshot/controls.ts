@@ -119,7 +119,7 @@ export function controlLine(node: AriaNode, ctx: WalkContext): string {
   else if (facts?.icon) parts.push(`icon=${quote(facts.icon)}`);
   let rest = '';
   if (value) {
-    if (facts?.password || facts?.secret) parts.push('value="••••••"');
+    if (facts?.password || facts?.secret || (!facts && ctx.maskUnknownValues)) parts.push('value="••••••"');
     else {
       // A field's value is content the agent may have to read to the end: whole, or counted with the call that shows it.
       const whole = shownWhole(value, ctx.textLimit, node.ref);

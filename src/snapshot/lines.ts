@@ -62,6 +62,10 @@ export interface WalkContext {
   /** Directly inside a list item: a nested list is indented (trees drawn with lists). */
   inListItem?: boolean;
   fields: Map<string, ElementFacts>;
+  /** Some frame did not answer for its facts (`Capture.unreadFrames`). */
+  unreadFrames?: boolean;
+  /** Inside an iframe whose facts may be missing (`Capture.unreadFrames`): a value without facts is masked. */
+  maskUnknownValues?: boolean;
   /** Frame-local boxes are matched against field facts; main-frame and frame boxes share the map. */
   pageUrl: URL | undefined;
   newRefs?: Set<string>;
@@ -216,7 +220,7 @@ export function walk(nodes: Array<AriaNode | string>, ctx: WalkContext, out: Lin
       out.push(placed({ text: header, depth: ctx.depth, priority: MODAL_ROLES.has(role) ? Priority.Control : Priority.Section, kind: role, ref: node.ref }, node.box, ctx));
       const inner: WalkContext =
         role === 'iframe' && node.box
-          ? { ...ctx, depth: ctx.depth + 1, offsetX: ctx.offsetX + node.box.x, offsetY: ctx.offsetY + node.box.y, container: node.ref ?? ctx.container }
+          ? { ...ctx, depth: ctx.depth + 1, offsetX: ctx.offsetX + node.box.x, offsetY: ctx.offsetY + node.box.y, container: node.ref ?? ctx.container, maskUnknownValues: ctx.unreadFrames }
           : { ...ctx, depth: ctx.depth + 1, container: node.ref ?? ctx.container };
       walk(node.children ?? [node.text ?? ''], inner, out, node.box);
       out[index]!.sectionEnd = out.length;
@@ -319,7 +323,7 @@ export function rootContext(capture: Capture): WalkContext {
   } catch {
     pageUrl = undefined;
   }
-  return { depth: 0, offsetX: 0, offsetY: 0, inClickable: false, fields: capture.fields, pageUrl, textLimit: TEXT_LIMIT, nameLimit: NAME_LIMIT };
+  return { depth: 0, offsetX: 0, offsetY: 0, inClickable: false, fields: capture.fields, unreadFrames: capture.unreadFrames, pageUrl, textLimit: TEXT_LIMIT, nameLimit: NAME_LIMIT };
 }
 
 /**

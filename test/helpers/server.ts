@@ -60,6 +60,8 @@ const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 const MISBEHAVING: Record<string, (url: URL, res: ServerResponse) => void | Promise<void>> = {
   '/stuck-image': (_, res) => page(res, 'Stuck image', '<h1>Stuck image</h1><img src="/never" alt="ad"><button>Buy</button>'),
+  '/stuck-script': (_, res) => page(res, 'Stuck script', '<h1>Before the script</h1><script src="/never"></script><button>After the script</button>'),
+  '/stuck-frame': (_, res) => page(res, 'Stuck frame', '<h1>Stuck frame</h1><iframe src="/no-answer" title="ad"></iframe><button>Read on</button>'),
   '/slow-first-byte': async (url, res) => {
     await delay(Number(url.searchParams.get('ms') ?? 3000));
     page(res, 'Slow server', '<h1>Finally</h1><button>Go</button>');

@@ -1,0 +1,96 @@
+/**
+ * Parser for this package's snapshot lines (docs/snapshot-format.md):
+ *
+ *   e23 textbox "Notes" value="…" required
+ *   e9 button icon="trash"
+ *   e13 table:
+ *   # Heading
+ *   - list item text
+ *
+ * and for `changes`, the same lines behind `+` (appeared), `~` (changed) or `-` (gone; left out here).
+ * It is deliberately lenient (unknown words after a control are taken as states), because the format is
+ * being reworked while this benchmark measures it.
+ */
+import { linkParents, View, type Item } from '../policy/view.js';
+
+const JSON_STRING = '"(?:[^"\\\\]|\\\\.)*"';
+const CONTROL = /^((?:f\d+)?e\d+) ([a-z][\w-]*)(.*)$/;
+const SECTION_NO_REF = new RegExp(`^([a-z][\\w-]*)(?: (${JSON_STRING}))?:$`);
+const META = /^(page |scroll: |above: |below: |\[cut |! )/;
+const SECTION_ROLES = new Set([
+  'dialog', 'alertdialog', 'iframe', 'navigation', 'form', 'search', 'menu', 'menubar', 'tablist', 'tree', 'table',
+  'grid', 'banner', 'contentinfo', 'complementary', 'region', 'list', 'group', 'main', 'article', 'row', 'rowgroup',
+]);
+
+function parseJson(text: string): string {
+  try {
+    return JSON.parse(text) as string;
+  } catch {
+    return text.slice(1, -1);
+  }
+}
+
+/** The part of a control line after the role: name, icon, value, options, states, link target. */
+function parseRest(rest: string): Pick<Item, 'name' | 'value' | 'icon' | 'states'> {
+  let remaining = rest.replace(/:$/, '');
+  const take = (pattern: RegExp): string | undefined => {
+    const match = pattern.exec(remaining);
+    if (!match) return undefined;
+    remaining = remaining.slice(0, match.index) + remaining.slice(match.index + match[0].length);
+    return match[1];
+  };
+  remaining = remaining.replace(/ -> \S+$/, '');
+  const name = take(new RegExp(`^ (${JSON_STRING})`));
+  const icon = take(new RegExp(` icon=(${JSON_STRING})`));
+  const value = take(new RegExp(` value=(${JSON_STRING})`));
+  take(/ options=(\d+)/);
+  const states = remaining.split(' ').filter((word) => /^[a-z][\w-]*$/.test(word));
+  return {
+    name: name ? parseJson(name) : '',
+    icon: icon ? parseJson(icon) : undefined,
+    value: value !== undefined ? parseJson(value) : undefined,
+    states,
+  };
+}
+
+export function parseOurs(text: string, source: string, partial = false): View {
+  const raw: Omit<Item, 'index' | 'parent'>[] = [];
+  for (let line of text.split('\n')) {
+    if (partial) {
+      const op = line[0];
+      if (op === '-') continue; // gone from the page
+      if (op === '+' || op === '~') line = line.slice(2);
+    }
+    if (!line.trim()) continue;
+    const depth = line.length - line.trimStart().length;
+    const body = line.trim();
+    if (depth === 0 && META.test(body)) {
+      raw.push({ role: 'meta', name: '', text: body, states: [], depth });
+      continue;
+    }
+    const control = CONTROL.exec(body);
+    if (control) {
+      raw.push({ ref: control[1], role: control[2]!, text: '', depth, ...parseRest(control[3]!) });
+      continue;
+    }
+    const section = SECTION_NO_REF.exec(body);
+    if (section && SECTION_ROLES.has(section[1]!)) {
+      raw.push({ role: section[1]!, name: section[2] ? parseJson(section[2]) : '', text: '', states: [], depth });
+      continue;
+    }
+    const heading = /^#{1,6} (.*)$/.exec(body);
+    if (heading) {
+      raw.push({ role: 'heading', name: heading[1]!, text: '', states: [], depth });
+      continue;
+    }
+    const listItem = /^- (.*)$/.exec(body);
+    if (listItem) {
+      // "- … 12 more items (browser_snapshot ref e40 lists them)" is a hint, not page text.
+      const hint = /^… \d+ more/.test(listItem[1]!);
+      raw.push({ role: hint ? 'meta' : 'listitem', name: '', text: listItem[1]!, states: [], depth });
+      continue;
+    }
+    raw.push({ role: body.startsWith('…') ? 'meta' : 'text', name: '', text: body, states: [], depth });
+  }
+  return new View(linkParents(raw), source, partial);
+}

@@ -8,6 +8,7 @@ import { isHiddenRef, lingeringRef } from './hiddenRefs.js';
 import { capturePage, currentDocumentId, type AriaNode, type Capture, type CaptureOptions } from './snapshot/capture.js';
 import { formatSnapshot, type FormatOptions, type FormattedSnapshot } from './snapshot/format.js';
 import { indexRefs } from './snapshot/lines.js';
+import { stageSync } from './stages.js';
 
 interface RefInfo {
   role: string;
@@ -120,6 +121,13 @@ export class RefManager {
     const regional = format.scope === 'viewport' && !format.ref && !format.find;
     const margin = Math.round((page.viewportSize()?.height ?? 720) / 8);
     const capture = await capturePage(page, this.captureOptions, regional ? { region: { margin, limit: REGION_LIMIT } } : {});
+    const newRefs = stageSync('snapshot: ref bookkeeping', () => this.remember(page, capture));
+    const formatted = stageSync('snapshot: format', () => formatSnapshot(capture, { ...format, newRefs }));
+    return { capture, formatted };
+  }
+
+  /** Remembers the capture's refs for this tab's document; returns those the model is shown for the first time. */
+  private remember(page: Page, capture: Capture): Set<string> | undefined {
     const current = indexRefs(capture.tree);
     let doc = this.documents.get(page);
     // Elements the model has not seen on this page before get a `new` marker (not on a page's first snapshot).
@@ -146,8 +154,7 @@ export class RefManager {
         known.lastSeen = generation;
       } else doc.known.set(ref, { ...info, firstSeen: generation, lastSeen: generation });
     }
-    const formatted = formatSnapshot(capture, { ...format, newRefs });
-    return { capture, formatted };
+    return newRefs;
   }
 
   private retire(page: Page, doc: DocumentRefs): void {

@@ -8,6 +8,7 @@ import type { Frame, Page } from 'playwright-core';
 import { evaluateInPage } from '../inPage.js';
 import { collectPageFacts, releaseElements, type ElementFacts, type FactsArgs, type Overlay, type PageFacts, type PageMetrics } from './facts.js';
 import { LISTENERS_KEY } from './listeners.js';
+import { stage } from '../stages.js';
 import { chooseRegion, ownRoots, type RegionArgs, type RegionTallies } from './region.js';
 
 export type { ElementFacts, Overlay, PageMetrics } from './facts.js';
@@ -49,14 +50,6 @@ export interface CaptureRegion {
   elements: number;
 }
 
-/** Milliseconds spent in each step of the last capture, for benchmarks. */
-export interface CaptureTimings {
-  prepare: number;
-  aria: number;
-  frames: number;
-  release: number;
-}
-
 export interface Capture {
   url: string;
   title: string;
@@ -71,7 +64,6 @@ export interface Capture {
   unreadFrames?: boolean;
   /** Set when only the part of the page around the viewport was captured. */
   region?: CaptureRegion;
-  timings?: CaptureTimings;
 }
 
 const CAPTURE_TIMEOUT_MS = 60_000;
@@ -162,40 +154,37 @@ export async function capturePage(page: Page, options: CaptureOptions = {}, scop
 }
 
 async function captureOnce(page: Page, secretSelector: string, region: RegionArgs | undefined): Promise<Capture> {
-  let start = performance.now();
   // Facts first: the script also prepares elements Playwright would otherwise give no node (facts.ts), and
   // for a viewport capture chooses the subtrees to take. Everything runs on the page's one main thread, so
   // doing the steps in turn costs only round trips.
-  const facts = await evaluateInPage(page, prepareCapture, { facts: factsArgs(secretSelector, true), region, ownerId: OWNER_ID }, { chooseRegion, collectPageFacts, ownRoots });
-  const timings: CaptureTimings = { prepare: performance.now() - start, aria: 0, frames: 0, release: 0 };
-  start = performance.now();
+  const facts = await stage('snapshot: region and facts (in page)', () =>
+    evaluateInPage(page, prepareCapture, { facts: factsArgs(secretSelector, true), region, ownerId: OWNER_ID }, { chooseRegion, collectPageFacts, ownRoots }),
+  );
   let tree: unknown;
   let released: Promise<unknown> = Promise.resolve();
   try {
     // Huge pages take seconds; the action timeout would cut them off, a hung page must not block forever.
-    const target = facts.region ? page.locator(`#${OWNER_ID}`) : page;
-    tree = await target.ariaSnapshotJSON({ mode: 'ai', boxes: true, timeout: CAPTURE_TIMEOUT_MS });
+    // `css:light` looks up the id without descending into every shadow root, a walk of the whole page.
+    const target = facts.region ? page.locator(`css:light=#${OWNER_ID}`) : page;
+    tree = await stage('snapshot: aria capture', () => target.ariaSnapshotJSON({ mode: 'ai', boxes: true, timeout: CAPTURE_TIMEOUT_MS }));
   } finally {
-    timings.aria = performance.now() - start;
-    const releaseStart = performance.now();
     // The page gets its markup back while the frames are read (one more round trip, overlapped).
-    if (facts.marked || facts.region) released = evaluateInPage(page, releaseElements, MARKERS_KEY).then(() => (timings.release = performance.now() - releaseStart), () => {});
+    if (facts.marked || facts.region) released = stage('snapshot: release marks', () => evaluateInPage(page, releaseElements, MARKERS_KEY)).catch(() => {});
   }
-  start = performance.now();
   const nodes = (Array.isArray(tree) ? tree : [tree]) as AriaNode[];
   const fields = new Map(facts.fields);
   let unreadFrames = false;
   if (hasIframeWithControls(nodes)) {
     // Boxes inside an iframe are relative to that frame, so its fields are matched in its own coordinates.
     const childFrames = page.frames().filter((f) => f !== page.mainFrame());
-    for (const entries of await Promise.all(childFrames.map((frame) => frameFields(frame, secretSelector)))) {
+    const frameEntries = await stage('snapshot: frame facts', () => Promise.all(childFrames.map((frame) => frameFields(frame, secretSelector))));
+    for (const entries of frameEntries) {
       if (!entries) unreadFrames = true;
       for (const [key, value] of entries ?? []) if (!fields.has(key)) fields.set(key, value);
     }
   }
-  timings.frames = performance.now() - start;
   await released;
-  return { url: page.url(), title: facts.title, tree: nodes, metrics: facts.metrics, fields, overlay: facts.overlay, documentId: facts.documentId, ...(unreadFrames ? { unreadFrames } : {}), region: facts.region, timings };
+  return { url: page.url(), title: facts.title, tree: nodes, metrics: facts.metrics, fields, overlay: facts.overlay, documentId: facts.documentId, ...(unreadFrames ? { unreadFrames } : {}), region: facts.region };
 }
 
 /** Cheap check used before acting on a ref: has a navigation replaced the document? */

@@ -6,6 +6,7 @@
 import type { AriaNode, Capture } from './capture.js';
 import { repeatedLinkNames } from './controls.js';
 import { findSubtree, frameOffset, MODAL_ROLES, NAME_LIMIT, Priority, quote, rootContext, truncate, walk, type Line, type WalkContext } from './lines.js';
+import { stageSync } from '../stages.js';
 import { countTokens } from './tokens.js';
 
 
@@ -254,7 +255,7 @@ export function formatSnapshot(capture: Capture, options: FormatOptions): Format
   const besideTally = options.find ? '' : offScreen(beside, counted?.beside);
   if (besideTally) footer.push(`beside: ${besideTally} (scrolled out sideways)`);
 
-  return applyBudget(ordered, orderedKeep, header, footer, options.maxTokens);
+  return stageSync('snapshot: token budget', () => applyBudget(ordered, orderedKeep, header, footer, options.maxTokens));
 }
 
 function render(line: Line): string {

@@ -105,7 +105,7 @@ const loadEnd = loadavg()[0]!;
 /** Median time of the successful runs, or undefined when any run failed (a timeout is not averaged away). */
 function time(id: string, n: number): number | undefined {
   const steps = results.get(id)?.get(n) ?? [];
-  return steps.length && steps.every((s) => !s.error) ? median(steps.map((s) => s.ms)) : undefined;
+  return steps.length && steps.every((s) => !s.error) ? (median(steps.map((s) => s.ms)) ?? undefined) : undefined;
 }
 const fmtMs = (ms: number | undefined) => (ms === undefined ? 'failed' : `${(ms / 1000).toFixed(2)} s`);
 const exponent = (id: string) => {

@@ -272,21 +272,30 @@ function applyBudget(lines: Line[], keep: boolean[], header: string[], footer: s
   const bytes = lines.reduce((sum, line, i) => sum + (keep[i] ? Buffer.byteLength(render(line)) + 1 : 0), 0);
   const fits = bytes + Buffer.byteLength(header.join('\n')) + Buffer.byteLength(footer.join('\n')) + 2 <= maxTokens;
   if (!fits) {
-    const cost = lines.map((line, i) => (keep[i] ? countTokens(render(line)) + 1 : 0));
+    // Lines are kept from the most useful down (priority, then page order) while they fit, so only the lines
+    // returned and the first one that does not fit are tokenized, however long the page is.
     const fixed = countTokens(header.join('\n')) + countTokens(footer.join('\n')) + 2;
     const noteReserve = 40;
-    let total = fixed + cost.reduce((a, b) => a + b, 0);
-    if (total > maxTokens) {
-      const order = lines
-        .map((line, i) => ({ line, i }))
-        .filter(({ i }) => keep[i])
-        .sort((a, b) => a.line.priority - b.line.priority || b.i - a.i);
-      for (const { line, i } of order) {
-        if (total + noteReserve <= maxTokens) break;
+    const order = lines
+      .map((line, i) => ({ line, i }))
+      .filter(({ i }) => keep[i])
+      .sort((a, b) => b.line.priority - a.line.priority || a.i - b.i);
+    let total = fixed;
+    let kept = 0;
+    // While everything seen so far fits with room for the note, it stays whatever comes after.
+    let safe = 0;
+    for (; kept < order.length; kept++) {
+      total += countTokens(render(order[kept]!.line)) + 1;
+      if (total + noteReserve <= maxTokens) safe = kept + 1;
+      if (total > maxTokens) break;
+    }
+    // All of it fits without a note; otherwise keep what fits with the note's room, cut the rest.
+    if (kept < order.length) {
+      for (const { line, i } of order.slice(safe)) {
         keep[i] = false;
-        total -= cost[i]!;
         cut.push(line);
       }
+      cut.reverse();
     }
   }
 

@@ -45,7 +45,8 @@ export function chooseRegion({ margin, limit }: RegionArgs): { roots: Element[] 
     while (walker.nextNode()) if (++count > limit) return false;
     return true;
   };
-  if (!body || total <= limit * 2) return { roots: undefined, tallies, elements: total };
+  // A page no bigger than one whole subtree is captured whole: the pass below would save nothing.
+  if (!body || total <= limit) return { roots: undefined, tallies, elements: total };
 
   const roots: Element[] = [];
   // Descend from the body into elements that are partly in the band and too big to take whole; take those

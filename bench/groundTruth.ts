@@ -163,11 +163,17 @@ export function refsIn(text: string): string[] {
  * click does, and the handle can then set a property the main world sees.
  */
 export async function groundTruthByRef(page: Page, text: string): Promise<TruthElement[]> {
-  for (const ref of refsIn(text)) {
-    const handle = await page.getByRef(ref).elementHandle({ timeout: 500 }).catch(() => null);
-    if (!handle) continue;
-    await handle.evaluate((el, key) => ((el as unknown as Record<string, unknown>)[key] = true), FOUND_MARK).catch(() => {});
-    await handle.dispose().catch(() => {});
+  // In batches, not one ref after another: a whole-page listing holds thousands of refs, three round trips each.
+  const refs = [...refsIn(text)];
+  for (let i = 0; i < refs.length; i += 100) {
+    await Promise.all(
+      refs.slice(i, i + 100).map(async (ref) => {
+        const handle = await page.getByRef(ref).elementHandle({ timeout: 500 }).catch(() => null);
+        if (!handle) return;
+        await handle.evaluate((el, key) => ((el as unknown as Record<string, unknown>)[key] = true), FOUND_MARK).catch(() => {});
+        await handle.dispose().catch(() => {});
+      }),
+    );
   }
   return groundTruth(page, FOUND_MARK);
 }

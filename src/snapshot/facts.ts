@@ -156,7 +156,11 @@ export function collectPageFacts({ secretSelector, listenersKey, markersKey, mar
       if (href.includes('#')) hint = href.slice(href.lastIndexOf('#') + 1).replace(/^(icon|ico|i)[-_]/, '');
     }
     if (!hint) {
-      for (const node of [el, ...el.querySelectorAll('*')].slice(0, 8)) {
+      // The element and its first seven descendants, without listing a big subtree's every element first.
+      const first: Element[] = [el];
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_ELEMENT);
+      while (first.length < 8 && walker.nextNode()) first.push(walker.currentNode as Element);
+      for (const node of first) {
         for (const token of node.classList) {
           const match = ICON_CLASS.exec(token);
           const word = match && (match[1] || match[2] || match[3]);

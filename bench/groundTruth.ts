@@ -163,15 +163,17 @@ export function refsIn(text: string): string[] {
  * click does, and the handle can then set a property the main world sees.
  */
 export async function groundTruthByRef(page: Page, text: string): Promise<TruthElement[]> {
-  // In batches, not one ref after another: a whole-page listing holds thousands of refs, three round trips each.
+  // A few at a time, and without waiting for an element that is not there (elementHandles does not wait): a
+  // whole-page listing holds thousands of refs, and one by one they ran past the page's time on a busy machine.
   const refs = [...refsIn(text)];
-  for (let i = 0; i < refs.length; i += 100) {
+  for (let i = 0; i < refs.length; i += 10) {
     await Promise.all(
-      refs.slice(i, i + 100).map(async (ref) => {
-        const handle = await page.getByRef(ref).elementHandle({ timeout: 500 }).catch(() => null);
-        if (!handle) return;
-        await handle.evaluate((el, key) => ((el as unknown as Record<string, unknown>)[key] = true), FOUND_MARK).catch(() => {});
-        await handle.dispose().catch(() => {});
+      refs.slice(i, i + 10).map(async (ref) => {
+        const handles = await page.getByRef(ref).elementHandles().catch(() => []);
+        for (const handle of handles) {
+          if (handles.length === 1) await handle.evaluate((el, key) => ((el as unknown as Record<string, unknown>)[key] = true), FOUND_MARK).catch(() => {});
+          await handle.dispose().catch(() => {});
+        }
       }),
     );
   }

@@ -161,15 +161,16 @@ async function captureOnce(page: Page, secretSelector: string, region: RegionArg
     evaluateInPage(page, prepareCapture, { facts: factsArgs(secretSelector, true), region, ownerId: OWNER_ID }, { chooseRegion, collectPageFacts, ownRoots }),
   );
   let tree: unknown;
-  let released: Promise<unknown> = Promise.resolve();
   try {
     // Huge pages take seconds; the action timeout would cut them off, a hung page must not block forever.
     // `css:light` looks up the id without descending into every shadow root, a walk of the whole page.
     const target = facts.region ? page.locator(`css:light=#${OWNER_ID}`) : page;
     tree = await stage('snapshot: aria capture', () => target.ariaSnapshotJSON({ mode: 'ai', boxes: true, timeout: CAPTURE_TIMEOUT_MS }));
   } finally {
-    // The page gets its markup back while the frames are read (one more round trip, overlapped).
-    if (facts.marked || facts.region) released = stage('snapshot: release marks', () => evaluateInPage(page, releaseElements, MARKERS_KEY)).catch(() => {});
+    // The page gets its markup back while the frames are read and the result is formatted: not awaited, as
+    // the renderer runs the page's scripts in the order they were sent, so any later script or action of ours
+    // comes after it. Saves a round trip per snapshot.
+    if (facts.marked || facts.region) void evaluateInPage(page, releaseElements, MARKERS_KEY).catch(() => {});
   }
   const nodes = (Array.isArray(tree) ? tree : [tree]) as AriaNode[];
   const fields = new Map(facts.fields);
@@ -183,7 +184,6 @@ async function captureOnce(page: Page, secretSelector: string, region: RegionArg
       for (const [key, value] of entries ?? []) if (!fields.has(key)) fields.set(key, value);
     }
   }
-  await released;
   return { url: page.url(), title: facts.title, tree: nodes, metrics: facts.metrics, fields, overlay: facts.overlay, documentId: facts.documentId, ...(unreadFrames ? { unreadFrames } : {}), region: facts.region };
 }
 

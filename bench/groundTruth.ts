@@ -163,11 +163,19 @@ export function refsIn(text: string): string[] {
  * click does, and the handle can then set a property the main world sees.
  */
 export async function groundTruthByRef(page: Page, text: string): Promise<TruthElement[]> {
-  for (const ref of refsIn(text)) {
-    const handle = await page.getByRef(ref).elementHandle({ timeout: 500 }).catch(() => null);
-    if (!handle) continue;
-    await handle.evaluate((el, key) => ((el as unknown as Record<string, unknown>)[key] = true), FOUND_MARK).catch(() => {});
-    await handle.dispose().catch(() => {});
+  // A few at a time, and without waiting for an element that is not there (elementHandles does not wait): a
+  // whole-page listing holds thousands of refs, and one by one they ran past the page's time on a busy machine.
+  const refs = [...refsIn(text)];
+  for (let i = 0; i < refs.length; i += 10) {
+    await Promise.all(
+      refs.slice(i, i + 10).map(async (ref) => {
+        const handles = await page.getByRef(ref).elementHandles().catch(() => []);
+        for (const handle of handles) {
+          if (handles.length === 1) await handle.evaluate((el, key) => ((el as unknown as Record<string, unknown>)[key] = true), FOUND_MARK).catch(() => {});
+          await handle.dispose().catch(() => {});
+        }
+      }),
+    );
   }
   return groundTruth(page, FOUND_MARK);
 }

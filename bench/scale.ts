@@ -1,109 +1,167 @@
 /**
- * `npm run bench:scale`: snapshot time on generated pages of growing size (1,000 to 50,000 elements),
- * to check that it grows at most linearly, and that a budgeted snapshot never exceeds its budget.
- * Compared with agent-browser's interactive snapshot (what @mastra/agent-browser uses) in the same run.
+ * `npm run bench:scale`: what a model waits for on pages of growing size. Generated pages of N interactive
+ * elements (links, buttons, text inputs, checkboxes in nested lists, N = 1k, 5k, 20k, 50k), and one step of an
+ * agent: navigate, then the default snapshot. Our browser_navigate returns the snapshot itself; for
+ * @mastra/agent-browser (browser_goto + browser_snapshot) and @playwright/mcp (browser_navigate, whose answer
+ * only links to a snapshot file, + browser_snapshot) the step is the two calls. All three run in the same run,
+ * interleaved, on the same Chromium with the same flags (systems.ts), so they share the machine's noise.
+ *
+ * Also recorded for ours: where the time goes, stage by stage (src/stages.ts), and the growth exponent
+ * (time ∝ N^k, k from 1k to 50k). Writes bench/results/scale.md and the "Scaling" section of .planning/BENCHMARKS.md.
+ *
+ * `-- --sizes=1000,5000` and `-- --systems=ours-default` for quick loops.
  */
 import { createServer } from 'node:http';
-import { writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { BrowserManager } from 'agent-browser';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import { BrowserToolset, DEFAULT_CHROMIUM_ARGS } from '../src/index.js';
-import { OFFLINE_ARGS } from '../test/helpers/server.js';
-import { CHROMIUM } from './systems.js';
+import { recordStages, stopRecordingStages } from '../src/stages.js';
+import { median } from './stats.js';
+import { createSystems, OURS_DEFAULT, type SnapshotSystem } from './systems.js';
 
-const SIZES = (process.argv.find((a) => a.startsWith('--sizes='))?.slice(8) ?? '1000,10000,50000').split(',').map(Number);
-const REPEATS = 3;
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const SIZES = (arg('sizes') ?? '1000,5000,20000,50000').split(',').map(Number);
+const SYSTEMS = (arg('systems') ?? `${OURS_DEFAULT},mastra-agent-browser,playwright-mcp`).split(',');
+/** Runs per size; the largest pages take a minute per system, so they run fewer times. */
+const repeats = (n: number) => (n <= 5_000 ? 3 : n <= 20_000 ? 2 : 1);
+/** A step that takes longer than this is recorded as a timeout (the peers' own timeouts are 20 s per call). */
+const STEP_LIMIT_MS = 120_000;
 
-/** A page of `n` elements: rows of a link, a button, an input and a paragraph, in sections with headings. */
-function page(n: number): string {
-  const rows: string[] = [];
-  for (let i = 0; i < n / 4; i++) {
-    if (i % 50 === 0) rows.push(`<h2>Section ${i / 50}</h2>`);
-    rows.push(`<div class="row"><a href="/item/${i}">Item ${i}</a> <button>Buy ${i}</button> <input aria-label="Quantity ${i}" value="${i % 7}"> <p>Description of item ${i}.</p></div>`);
+/** A page of `n` interactive elements in nested lists: groups of 25 items, each a link, button, text input or checkbox. */
+export function generatedPage(n: number): string {
+  const out: string[] = [`<!doctype html><title>Generated ${n}</title><h1>${n} elements</h1><ul>`];
+  for (let made = 0, group = 0; made < n; group++) {
+    out.push(`<li>Group ${group}<ul>`);
+    for (let i = 0; i < 25 && made < n; i++, made++) {
+      const k = made;
+      if (k % 4 === 0) out.push(`<li><a href="/item/${k}">Item ${k}</a></li>`);
+      else if (k % 4 === 1) out.push(`<li><button>Buy ${k}</button></li>`);
+      else if (k % 4 === 2) out.push(`<li><input aria-label="Quantity ${k}" value="${k % 7}"></li>`);
+      else out.push(`<li><label><input type="checkbox"> Gift ${k}</label></li>`);
+    }
+    out.push('</ul></li>');
   }
-  return `<!doctype html><title>Generated ${n}</title><h1>${n} elements</h1>${rows.join('')}`;
+  out.push('</ul>');
+  return out.join('');
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+interface Step {
+  ms: number;
+  tokens: number;
+  error?: string;
+  stages?: Map<string, number>;
+}
 
-async function time<T>(fn: () => Promise<T>): Promise<[number, T]> {
+async function step(system: SnapshotSystem, url: string): Promise<Step> {
+  const stages = system.id === OURS_DEFAULT ? recordStages() : undefined;
   const start = performance.now();
-  const value = await fn();
-  return [performance.now() - start, value];
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, fail) => (timer = setTimeout(() => fail(new Error(`no answer in ${STEP_LIMIT_MS / 1000} s`)), STEP_LIMIT_MS)));
+  try {
+    const work = (async () => (await system.navigate!(url)) ?? (await system.snapshot()))();
+    const output = await Promise.race([work, limit]);
+    return { ms: performance.now() - start, tokens: countTokens(output.text), stages };
+  } catch (error) {
+    return { ms: performance.now() - start, tokens: 0, error: (error instanceof Error ? error.message : String(error)).split('\n')[0]!.slice(0, 160) };
+  } finally {
+    clearTimeout(timer);
+    stopRecordingStages();
+  }
 }
 
 const server = createServer((req, res) => {
   const n = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('n') ?? 100);
-  res.writeHead(200, { 'content-type': 'text/html' }).end(page(n));
+  res.writeHead(200, { 'content-type': 'text/html' }).end(generatedPage(n));
 });
 await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
 const port = (server.address() as { port: number }).port;
 
-const ours = new BrowserToolset({ args: OFFLINE_ARGS, navigationTimeout: 120_000 });
-const raw = new BrowserManager();
-await raw.launch({ headless: true, executablePath: CHROMIUM, args: [...DEFAULT_CHROMIUM_ARGS, ...OFFLINE_ARGS] });
+const loadStart = loadavg()[0]!;
+const systems = createSystems(STEP_LIMIT_MS).filter((s) => SYSTEMS.includes(s.id));
+for (const system of systems) await system.start();
+// One small page first: browsers and module caches warm up outside the measured steps.
+for (const system of systems) await step(system, `http://127.0.0.1:${port}/?n=10&warm`);
 
-interface Row {
-  elements: number;
-  oursDefaultMs: number;
-  oursPageMs: number;
-  oursPageTokens: number;
-  budget: number;
-  budgetedTokens: number;
-  agentBrowserMs: number;
-  agentBrowserTokens: number;
-}
-const rows: Row[] = [];
+const results = new Map<string, Map<number, Step[]>>(systems.map((s) => [s.id, new Map()]));
 for (const n of SIZES) {
-  const url = `http://127.0.0.1:${port}/?n=${n}`;
-  await (ours.tools.browser_navigate.execute as any)({ url }, {});
-  await raw.navigate(url);
-  const snap = (input: object): Promise<any> => (ours.tools.browser_snapshot.execute as any)(input, {});
-  const oursDefault: number[] = [];
-  const oursPage: number[] = [];
-  const agent: number[] = [];
-  let pageTokens = 0;
-  let agentTokens = 0;
-  for (let r = 0; r < REPEATS; r++) {
-    oursDefault.push((await time(() => snap({})))[0]);
-    const [pageMs, pageResult] = await time(() => snap({ scope: 'page', maxTokens: 100_000 }));
-    oursPage.push(pageMs);
-    pageTokens = pageResult.tokens;
-    try {
-      const [agentMs, agentResult] = await time(() => raw.getSnapshot({ interactive: true }));
-      agent.push(agentMs);
-      agentTokens = countTokens(agentResult.tree);
-    } catch (error) {
-      // agent-browser gives up after its own 25 s timeout on the largest pages; record that instead of a time.
-      agent.push(Number.POSITIVE_INFINITY);
-      console.log(`agent-browser failed on ${n} elements: ${(error as Error).message.split('\n')[0]}`);
+  for (let r = 0; r < repeats(n); r++) {
+    for (const system of systems) {
+      // A fresh URL each time: no system gets a cached document.
+      const result = await step(system, `http://127.0.0.1:${port}/?n=${n}&run=${r}`);
+      const list = results.get(system.id)!.get(n) ?? [];
+      list.push(result);
+      results.get(system.id)!.set(n, list);
+      console.log(`${system.id} ${n}: ${result.error ? `failed after ${Math.round(result.ms)} ms (${result.error})` : `${Math.round(result.ms)} ms, ${result.tokens} tokens`}`);
     }
   }
-  const budget = 3_000;
-  const budgeted = await snap({ scope: 'page', maxTokens: budget });
-  rows.push({
-    elements: n,
-    oursDefaultMs: Math.round(median(oursDefault)),
-    oursPageMs: Math.round(median(oursPage)),
-    oursPageTokens: pageTokens,
-    budget,
-    budgetedTokens: budgeted.tokens,
-    agentBrowserMs: median(agent),
-    agentBrowserTokens: agentTokens,
-  });
-  console.log(rows.at(-1));
 }
-await ours.close();
-await raw.close();
+for (const system of systems) await system.close();
 server.close();
+const loadEnd = loadavg()[0]!;
 
-const lines = [
-  `Generated pages (rows of link, button, input, paragraph), median of ${REPEATS} runs, ${new Date().toISOString().slice(0, 10)}:`,
+/** Median time of the successful runs, or undefined when any run failed (a timeout is not averaged away). */
+function time(id: string, n: number): number | undefined {
+  const steps = results.get(id)?.get(n) ?? [];
+  return steps.length && steps.every((s) => !s.error) ? (median(steps.map((s) => s.ms)) ?? undefined) : undefined;
+}
+const fmtMs = (ms: number | undefined) => (ms === undefined ? 'failed' : `${(ms / 1000).toFixed(2)} s`);
+const exponent = (id: string) => {
+  const [a, b] = [SIZES[0]!, SIZES.at(-1)!];
+  const [ta, tb] = [time(id, a), time(id, b)];
+  return ta && tb && b > a ? (Math.log(tb / ta) / Math.log(b / a)).toFixed(2) : '-';
+};
+const names: Record<string, string> = { [OURS_DEFAULT]: 'ours', 'mastra-agent-browser': '@mastra/agent-browser 0.5.0', 'playwright-mcp': '@playwright/mcp 0.0.83' };
+const ids = systems.map((s) => s.id);
+
+const lines: string[] = [
+  `Generated pages of N interactive elements (links, buttons, text inputs, checkboxes in nested lists of 25), ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${cpus().length} cores, load average ${loadStart.toFixed(1)} at start, ${loadEnd.toFixed(1)} at end. One agent step: navigate + default snapshot (ours: browser_navigate alone, it returns the snapshot; @mastra/agent-browser: browser_goto + browser_snapshot; @playwright/mcp: browser_navigate + browser_snapshot). Median of ${SIZES.map((n) => repeats(n)).join('/')} runs; "failed" = a call failed or gave no answer in ${STEP_LIMIT_MS / 1000} s.`,
   '',
-  '| elements | ours default (ms) | ours page (ms) | ours page tokens | budgeted page snapshot (limit 3,000) | agent-browser interactive (ms) | agent-browser tokens | ms per 1,000 elements, ours page |',
-  '|---:|---:|---:|---:|---:|---:|---:|---:|',
-  ...rows.map((r) => `| ${r.elements.toLocaleString('en-US')} | ${r.oursDefaultMs} | ${r.oursPageMs} | ${r.oursPageTokens.toLocaleString('en-US')} | ${r.budgetedTokens.toLocaleString('en-US')} | ${Number.isFinite(r.agentBrowserMs) ? Math.round(r.agentBrowserMs) : 'failed (its 25 s timeout)'} | ${r.agentBrowserTokens ? r.agentBrowserTokens.toLocaleString('en-US') : '-'} | ${((r.oursPageMs / r.elements) * 1000).toFixed(1)} |`),
+  `| N | ${ids.map((id) => `${names[id] ?? id}`).join(' | ')} | ${ids.filter((id) => id !== OURS_DEFAULT).map((id) => `ours / ${names[id] ?? id}`).join(' | ')} | tokens (${ids.map((id) => names[id]?.split(' ')[0] ?? id).join(' / ')}) |`,
+  `|---:|${ids.map(() => '---:').join('|')}|${ids.filter((id) => id !== OURS_DEFAULT).map(() => '---:').join('|')}|---:|`,
 ];
-console.log(lines.join('\n'));
-writeFileSync(join(dirname(new URL(import.meta.url).pathname), 'results', 'scale.md'), `${lines.join('\n')}\n`);
+for (const n of SIZES) {
+  const ours = time(OURS_DEFAULT, n);
+  const ratios = ids.filter((id) => id !== OURS_DEFAULT).map((id) => {
+    const peer = time(id, n);
+    return ours !== undefined && peer !== undefined ? (ours / peer).toFixed(2) : ours !== undefined ? 'peer failed' : '-';
+  });
+  const tokens = ids.map((id) => (results.get(id)!.get(n) ?? []).find((s) => !s.error)?.tokens ?? 0).map((t) => t.toLocaleString('en-US'));
+  lines.push(`| ${n.toLocaleString('en-US')} | ${ids.map((id) => fmtMs(time(id, n))).join(' | ')} | ${ratios.join(' | ')} | ${tokens.join(' / ')} |`);
+}
+lines.push('', `Growth exponent k (time ∝ N^k, ${SIZES[0]!.toLocaleString('en-US')} → ${SIZES.at(-1)!.toLocaleString('en-US')}): ${ids.map((id) => `${names[id] ?? id} ${exponent(id)}`).join(', ')}.`);
+const failures = ids.flatMap((id) => SIZES.flatMap((n) => (results.get(id)!.get(n) ?? []).filter((s) => s.error).map((s) => `${names[id] ?? id} at ${n.toLocaleString('en-US')}: ${s.error}`)));
+if (failures.length) lines.push('', 'Failures:', '', ...failures.map((f) => `- ${f}`));
+
+// Where our time goes: the stages of the first run at each size (src/stages.ts).
+const oursRuns = results.get(OURS_DEFAULT);
+if (oursRuns) {
+  const stageNames = [...new Set(SIZES.flatMap((n) => [...(oursRuns.get(n)?.[0]?.stages?.keys() ?? [])]))];
+  lines.push(
+    '',
+    'Our step by stage (ms, first run at each size). "format" includes "token budget"; "other" is the rest of the call (tool wrapper, page events, waiting for the page between steps).',
+    '',
+    `| stage | ${SIZES.map((n) => n.toLocaleString('en-US')).join(' | ')} |`,
+    `|---|${SIZES.map(() => '---:').join('|')}|`,
+  );
+  for (const name of stageNames) lines.push(`| ${name.replace(/^snapshot: /, '')} | ${SIZES.map((n) => Math.round(oursRuns.get(n)?.[0]?.stages?.get(name) ?? 0)).join(' | ')} |`);
+  const other = (n: number) => {
+    const run = oursRuns.get(n)?.[0];
+    if (!run?.stages) return 0;
+    const counted = [...run.stages].filter(([name]) => name !== 'snapshot: token budget').reduce((sum, [, ms]) => sum + ms, 0);
+    return Math.max(0, Math.round(run.ms - counted));
+  };
+  lines.push(`| other | ${SIZES.map(other).join(' | ')} |`, `| **total** | ${SIZES.map((n) => Math.round(oursRuns.get(n)?.[0]?.ms ?? 0)).join(' | ')} |`);
+}
+
+const report = lines.join('\n');
+console.log(report);
+writeFileSync(join(ROOT, 'bench/results/scale.md'), `# Scale\n\n${report}\n`);
+// The "Scaling" section of BENCHMARKS.md is replaced up to the next section.
+const benchmarks = join(ROOT, '.planning/BENCHMARKS.md');
+const text = readFileSync(benchmarks, 'utf8');
+const section = /## Scaling\n[\s\S]*?(?=\n## )/;
+const replacement = `## Scaling\n\nFrom \`npm run bench:scale\` (bench/results/scale.md):\n\n${report}\n`;
+writeFileSync(benchmarks, section.test(text) ? text.replace(section, replacement) : `${text}\n${replacement}`);

@@ -210,7 +210,7 @@ async function measure(runner: Runner, url: string, truth: TruthElement[] | unde
 function progressLine(index: number, total: number, result: PageResult): string {
   const truth = result.truth ? `truth ${result.truth.viewport}/${result.truth.page}` : `truth failed`;
   const parts = Object.entries(result.systems).map(([id, r]) => {
-    if (!r.ok) return `${id} FAILED`;
+    if (!r.ok) return `${id} FAILED (${r.error?.slice(0, 120)})`;
     const vp = r.viewport?.recall == null ? '-' : r.viewport.recall.toFixed(2);
     const pg = r.page?.recall == null ? '-' : r.page.recall.toFixed(2);
     const byRef = r.viewportByRef ? ` el ${r.viewportByRef.found}/${r.viewportByRef.total}${r.viewportByRef.missing.length ? ` missing ${r.viewportByRef.missing.join('; ')}` : ''}` : '';

@@ -41,6 +41,11 @@ export interface SnapshotSystem {
   /** Opens the URL without taking a snapshot, so the measured call is the first capture of the document. */
   open(url: string): Promise<void>;
   snapshot(): Promise<SnapshotOutput>;
+  /**
+   * A model's navigate call with the system's own defaults (bench/scale.ts). Returns the snapshot when the
+   * navigate answer carries one; otherwise the model takes `snapshot()` next.
+   */
+  navigate?(url: string): Promise<SnapshotOutput | undefined>;
   close(): Promise<void>;
   /** Anything about this run that the report should say, e.g. extra steps a page needed. */
   notes?(): string[];
@@ -72,6 +77,13 @@ class OurToolset implements SnapshotSystem {
   async open(url: string): Promise<void> {
     // browser_navigate would attach a snapshot of its own and warm the page up; navigate the tab directly instead.
     await gotoLoaded(await this.require().page(), url);
+  }
+
+  async navigate(url: string): Promise<SnapshotOutput> {
+    const result = (await this.require().tools.browser_navigate.execute!({ url } as never, {} as never)) as Record<string, unknown>;
+    if (result.ok !== true) throw new Error(`browser_navigate failed: ${JSON.stringify(result.error)}`);
+    const text = String(result.snapshot);
+    return { text, readable: text, sent: JSON.stringify(result) };
   }
 
   async snapshot(): Promise<SnapshotOutput> {
@@ -136,6 +148,12 @@ class MastraAgentBrowser implements SnapshotSystem {
     const result = (await this.requireTool('browser_goto').execute!({ url, waitUntil: 'load', timeout: NAVIGATION_TIMEOUT } as never, {} as never)) as Record<string, unknown>;
     // A load timeout still leaves a page to snapshot, as with the other systems.
     if (result.success !== true && !/timeout/i.test(JSON.stringify(result))) throw new Error(`browser_goto failed: ${JSON.stringify(result)}`);
+  }
+
+  async navigate(url: string): Promise<undefined> {
+    const result = (await this.requireTool('browser_goto').execute!({ url } as never, {} as never)) as Record<string, unknown>;
+    if (result.success !== true) throw new Error(`browser_goto failed: ${JSON.stringify(result).slice(0, 300)}`);
+    return undefined;
   }
 
   async snapshot(): Promise<SnapshotOutput> {
@@ -217,6 +235,13 @@ class PlaywrightMcp implements SnapshotSystem {
       if (i === 0) this.dialogPages.push(url);
       result = await this.call('browser_handle_dialog', { accept: true });
     }
+  }
+
+  /** Its navigate answer links to a snapshot file (or, with `--snapshot-mode none`, none): the model snapshots next. */
+  async navigate(url: string): Promise<undefined> {
+    const result = await this.call('browser_navigate', { url });
+    if (result.isError) throw new Error(`browser_navigate failed: ${result.text.slice(0, 300)}`);
+    return undefined;
   }
 
   async snapshot(): Promise<SnapshotOutput> {

@@ -59,6 +59,12 @@ export interface BrowserToolsetConfig {
   /** Default token budget of `browser_snapshot` and of snapshots attached to results. Default: 2,000. */
   snapshotMaxTokens?: number;
   /**
+   * Default token budget of `browser_snapshot` with `scope: "page"`. Default: 4,000, which lists every control
+   * and heading of nine pages in ten of the benchmark corpus (.planning/BENCHMARKS.md); longer pages are cut
+   * by priority and the cut is reported.
+   */
+  pageMaxTokens?: number;
+  /**
    * What to do with `confirm()` and `prompt()` dialogs. `ask` (default): leave them open and let the agent answer
    * with browser_dialog. Alerts and beforeunload are always accepted.
    */
@@ -98,6 +104,7 @@ export interface ResolvedConfig {
   allowedSchemes: string[];
   allowedDomains?: string[];
   snapshotMaxTokens: number;
+  pageMaxTokens: number;
   dialogPolicy: 'ask' | 'accept' | 'dismiss';
   downloadDir: string;
   uploadDir?: string;
@@ -174,6 +181,7 @@ export function resolveConfig(config: BrowserToolsetConfig = {}): ResolvedConfig
     allowedSchemes: (config.allowedSchemes ?? []).map((s) => s.replace(/:$/, '').toLowerCase()),
     allowedDomains: config.allowedDomains?.map((d) => d.toLowerCase()),
     snapshotMaxTokens: positive(config.snapshotMaxTokens, 2_000, 'snapshotMaxTokens'),
+    pageMaxTokens: positive(config.pageMaxTokens, 4_000, 'pageMaxTokens'),
     dialogPolicy: config.dialogPolicy ?? 'ask',
     downloadDir: resolve(config.downloadDir ?? join(tmpdir(), 'mastra-browser-downloads')),
     uploadDir: config.uploadDir === undefined ? undefined : resolve(config.uploadDir),

@@ -4,10 +4,11 @@
  */
 import type { Locator, Page } from 'playwright-core';
 import { BrowserToolError } from './errors.js';
-import { isHiddenRef } from './hiddenRefs.js';
-import { capturePage, currentDocumentId, type Capture, type CaptureOptions } from './snapshot/capture.js';
+import { isHiddenRef, lingeringRef } from './hiddenRefs.js';
+import { capturePage, currentDocumentId, type AriaNode, type Capture, type CaptureOptions } from './snapshot/capture.js';
 import { formatSnapshot, type FormatOptions, type FormattedSnapshot } from './snapshot/format.js';
 import { indexRefs } from './snapshot/lines.js';
+import { stageSync } from './stages.js';
 
 interface RefInfo {
   role: string;
@@ -27,6 +28,11 @@ interface DocumentRefs {
   mainPrefix: string;
   /** The latest capture of this document, the "before" of the next action's diff. */
   capture: Capture;
+  /**
+   * Stretches of the document (page coordinates, px) some capture covered: an element first seen there is new,
+   * one first seen elsewhere was only scrolled to. `whole` once a capture took the whole page.
+   */
+  seen: { whole: boolean; spans: Array<[number, number]> };
 }
 
 export interface TakenSnapshot {
@@ -44,6 +50,37 @@ export interface ResolvedRef {
 }
 
 const REF_PATTERN = /^@?(?:ref=)?((?:f\d+)?e\d+)$/;
+
+/**
+ * A viewport capture takes the subtrees reaching into the viewport plus an eighth of its height above and
+ * below (format.ts keeps the same margin), and takes whole any partly visible subtree of at most this many
+ * elements, so that lists, forms and tables near the edge keep their structure.
+ */
+const REGION_LIMIT = 600;
+
+function spanOf(capture: Capture): [number, number] {
+  const { scrollY, viewportHeight } = capture.metrics;
+  const margin = Math.round(viewportHeight / 8);
+  return [scrollY - margin, scrollY + viewportHeight + margin];
+}
+
+/** Refs of the capture the model has not been shown before, counting only those in stretches it has looked at. */
+function newRefsOf(capture: Capture, doc: DocumentRefs): Set<string> {
+  const fresh = new Set<string>();
+  const { scrollY } = capture.metrics;
+  const visit = (nodes: Array<AriaNode | string>) => {
+    for (const node of nodes) {
+      if (typeof node === 'string') continue;
+      if (node.ref && !doc.known.has(node.ref)) {
+        const top = node.box ? node.box.y + scrollY : undefined;
+        if (doc.seen.whole || (top !== undefined && doc.seen.spans.some(([a, b]) => top >= a && top <= b))) fresh.add(node.ref);
+      }
+      if (node.children) visit(node.children);
+    }
+  };
+  visit(capture.tree);
+  return fresh;
+}
 
 /** Accepts `e12`, `@e12`, `ref=e12`, `12` and frame refs like `f1e3`; returns the canonical form. */
 export function normalizeRef(input: string): string {
@@ -79,25 +116,45 @@ export class RefManager {
 
   /** Captures the page, remembers its refs, and formats it. */
   async snapshot(page: Page, options: Partial<FormatOptions> = {}): Promise<TakenSnapshot> {
-    const capture = await capturePage(page, this.captureOptions);
+    const format = { ...this.defaults(), ...options };
+    // The default snapshot shows one screen: capture only what reaches it, and count the rest (region.ts).
+    const regional = format.scope === 'viewport' && !format.ref && !format.find;
+    const margin = Math.round((page.viewportSize()?.height ?? 720) / 8);
+    const capture = await capturePage(page, this.captureOptions, regional ? { region: { margin, limit: REGION_LIMIT } } : {});
+    const newRefs = stageSync('snapshot: ref bookkeeping', () => this.remember(page, capture));
+    const formatted = stageSync('snapshot: format', () => formatSnapshot(capture, { ...format, newRefs }));
+    return { capture, formatted };
+  }
+
+  /** Remembers the capture's refs for this tab's document; returns those the model is shown for the first time. */
+  private remember(page: Page, capture: Capture): Set<string> | undefined {
     const current = indexRefs(capture.tree);
     let doc = this.documents.get(page);
     // Elements the model has not seen on this page before get a `new` marker (not on a page's first snapshot).
-    const newRefs = doc && doc.documentId === capture.documentId ? new Set([...current.keys()].filter((ref) => !doc!.known.has(ref))) : undefined;
+    const newRefs = doc && doc.documentId === capture.documentId ? newRefsOf(capture, doc) : undefined;
     if (!doc || doc.documentId !== capture.documentId) {
       if (doc) this.retire(page, doc);
       const rootRef = capture.tree.find((n) => typeof n !== 'string' && n.ref)?.ref ?? '';
       const mainPrefix = /^(f\d+)e\d+$/.exec(rootRef)?.[1] ?? '';
-      doc = { documentId: capture.documentId, url: capture.url, known: new Map(), generation: 0, current, mainPrefix, capture };
+      doc = { documentId: capture.documentId, url: capture.url, known: new Map(), generation: 0, current, mainPrefix, capture, seen: { whole: false, spans: [] } };
       this.documents.set(page, doc);
     }
     doc.current = current;
     doc.url = capture.url;
     doc.capture = capture;
+    if (capture.region) doc.seen.spans.push(spanOf(capture));
+    else doc.seen.whole = true;
+    if (doc.seen.spans.length > 50) doc.seen.spans.splice(0, doc.seen.spans.length - 50);
     const generation = ++doc.generation;
-    for (const [ref, info] of current) doc.known.set(ref, { ...info, firstSeen: doc.known.get(ref)?.firstSeen ?? generation, lastSeen: generation });
-    const formatted = formatSnapshot(capture, { ...this.defaults(), newRefs, ...options });
-    return { capture, formatted };
+    for (const [ref, info] of current) {
+      const known = doc.known.get(ref);
+      if (known) {
+        known.role = info.role;
+        known.name = info.name;
+        known.lastSeen = generation;
+      } else doc.known.set(ref, { ...info, firstSeen: generation, lastSeen: generation });
+    }
+    return newRefs;
   }
 
   private retire(page: Page, doc: DocumentRefs): void {
@@ -118,6 +175,10 @@ export class RefManager {
   lastCapture(page: Page, documentId: number | undefined): Capture | undefined {
     const doc = this.documents.get(page);
     return doc && doc.documentId === documentId ? doc.capture : undefined;
+  }
+
+  private isMainFrameRef(doc: DocumentRefs, ref: string): boolean {
+    return doc.mainPrefix ? ref.startsWith(`${doc.mainPrefix}e`) : /^e\d+$/.test(ref);
   }
 
   async resolve(page: Page, rawRef: string, action: string): Promise<ResolvedRef> {
@@ -173,6 +234,12 @@ export class RefManager {
 
     let locator = page.getByRef(ref);
     if ((await locator.count()) === 1) return { ref, locator, ...(doc.current.get(ref) ?? info!), notices };
+    // Playwright resolves refs of its latest capture only, and a viewport capture covers one screen: a ref
+    // from an earlier whole-page listing is found on the element that still carries it (hiddenRefs.ts).
+    if (info && this.isMainFrameRef(doc, ref)) {
+      const carrier = await lingeringRef(page, ref);
+      if (carrier) return { ref, locator: carrier, role: info.role, name: info.name, notices };
+    }
 
     // The element is gone from the last snapshot: it was re-rendered, removed or hidden. Look again.
     const taken = await this.snapshot(page);

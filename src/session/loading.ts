@@ -9,6 +9,7 @@
 import type { Page, Request, Response } from 'playwright-core';
 import type { ResolvedConfig } from '../config.js';
 import { BrowserToolError, toBrowserToolError } from '../errors.js';
+import { stage } from '../stages.js';
 import { sleep, type Deadline } from './deadline.js';
 import type { PageEvents } from './pageEvents.js';
 
@@ -37,7 +38,7 @@ export interface Settled {
 export async function settle(page: Page, events: PageEvents, deadline: Deadline, policy: SettlePolicy): Promise<Settled> {
   let refused: string | undefined;
   for (let attempt = 0; ; attempt++) {
-    const outcome = await parsedOrBlocked(page, events, deadline, policy);
+    const outcome = await stage('load: until parsed', () => parsedOrBlocked(page, events, deadline, policy));
     if (page.isClosed()) return { parsed: true };
     if (outcome === 'late') return { parsed: false, loading: describeLoading(events, 'its document is still arriving') };
     if (outcome === 'parsed') break;
@@ -55,9 +56,9 @@ export async function settle(page: Page, events: PageEvents, deadline: Deadline,
   const quiet = (async () => {
     while (quietWait && events.networkQuietFor() < policy.quietMs) await sleep(50);
   })();
-  await Promise.race([page.waitForLoadState('load', { timeout: Math.min(policy.maxMs, deadline.forStep()) }).catch(() => {}), quiet]);
+  await stage('load: load or quiet', () => Promise.race([page.waitForLoadState('load', { timeout: Math.min(policy.maxMs, deadline.forStep()) }).catch(() => {}), quiet]));
   quietWait = false;
-  const emptied = await emptyStuckFrames(page, events);
+  const emptied = await stage('load: stuck frames', () => emptyStuckFrames(page, events));
   const loading = [refused && `refused ${refused} that did not answer`, emptied && `emptied ${emptied} that did not answer`, describeLoading(events)]
     .filter(Boolean)
     .join('; ');
@@ -153,9 +154,9 @@ export async function loadPage(page: Page, url: string, events: PageEvents, dead
   let response: Response | null = null;
   const timeout = deadline.forStep();
   // A navigation an earlier call left pending (a page's own redirect, a tab operation) would cut this one short.
-  await stopLoading(page);
+  await stage('load: stop previous', () => stopLoading(page));
   try {
-    response = await page.goto(url, { waitUntil: waitUntil ?? 'commit', timeout });
+    response = await stage('load: until commit', () => page.goto(url, { waitUntil: waitUntil ?? 'commit', timeout }));
   } catch (error) {
     const mapped = toBrowserToolError(error, 'navigate');
     // The page moved on by itself before its commit was seen (a meta refresh, a script redirect): the load

@@ -1,11 +1,15 @@
 /**
  * Capture: Playwright's ai-mode aria snapshot (with element boxes) plus the page facts it does not carry
  * (facts.ts: scroll position, field kinds, elements that react to script handlers, icons, overlays).
+ * A viewport capture takes only the subtrees that reach the screen (region.ts) and counts the rest; other
+ * scopes take the whole page. Three round trips either way: prepare (region, facts), capture, release.
  */
 import type { Frame, Page } from 'playwright-core';
 import { evaluateInPage } from '../inPage.js';
-import { collectPageFacts, releaseElements, type ElementFacts, type Overlay, type PageFacts, type PageMetrics } from './facts.js';
+import { collectPageFacts, releaseElements, type ElementFacts, type FactsArgs, type Overlay, type PageFacts, type PageMetrics } from './facts.js';
 import { LISTENERS_KEY } from './listeners.js';
+import { stage } from '../stages.js';
+import { chooseRegion, ownRoots, type RegionArgs, type RegionTallies } from './region.js';
 
 export type { ElementFacts, Overlay, PageMetrics } from './facts.js';
 
@@ -37,6 +41,15 @@ export interface AriaNode {
   cursor?: string;
 }
 
+/** What a regional capture left out, counted in the page. */
+export interface CaptureRegion {
+  tallies: RegionTallies;
+  /** Subtrees captured. */
+  roots: number;
+  /** Elements in the whole document. */
+  elements: number;
+}
+
 export interface Capture {
   url: string;
   title: string;
@@ -49,6 +62,8 @@ export interface Capture {
   documentId: number;
   /** A frame with controls did not answer for its facts: values inside frames are masked, as secrets could not be told apart. */
   unreadFrames?: boolean;
+  /** Set when only the part of the page around the viewport was captured. */
+  region?: CaptureRegion;
 }
 
 const CAPTURE_TIMEOUT_MS = 60_000;
@@ -59,8 +74,31 @@ export function boxKey(box: Box): string {
 
 const MARKERS_KEY = 'mastra-browser-toolset.markers';
 
-function factsArgs(secretSelector: string, mark: boolean) {
+const OWNER_ID = 'mastra-browser-toolset-region';
+
+function factsArgs(secretSelector: string, mark: boolean): FactsArgs {
   return { secretSelector, listenersKey: LISTENERS_KEY, markersKey: MARKERS_KEY, mark };
+}
+
+interface PrepareArgs {
+  facts: FactsArgs;
+  region?: RegionArgs;
+  ownerId: string;
+}
+
+interface PrepareHelpers {
+  chooseRegion: typeof chooseRegion;
+  collectPageFacts: typeof collectPageFacts;
+  ownRoots: typeof ownRoots;
+}
+
+/** Runs in the page: chooses the region, collects facts in it, and makes the owner that captures it. */
+function prepareCapture(arg: PrepareArgs, helpers: PrepareHelpers) {
+  const region = arg.region ? helpers.chooseRegion(arg.region) : undefined;
+  const roots = region?.roots;
+  const facts = helpers.collectPageFacts(arg.facts, roots);
+  if (roots) (window as unknown as Record<symbol, unknown>)[Symbol.for(`${arg.facts.markersKey}.region`)] = helpers.ownRoots(roots, arg.ownerId);
+  return { ...facts, region: region && roots ? { tallies: region.tallies, roots: roots.length, elements: region.elements } : undefined };
 }
 
 /** The frame's facts, or undefined when it does not answer in time (a stuck script or a document that never came). */
@@ -94,16 +132,19 @@ function hasIframeWithControls(nodes: Array<AriaNode | string>): boolean {
   return nodes.some((n) => typeof n !== 'string' && (n.role === 'iframe' ? hasControl(n.children ?? []) : hasIframeWithControls(n.children ?? [])));
 }
 
-/** A snapshot taken while the page navigates loses its execution context; wait for the new document and retry. */
 export interface CaptureOptions {
   /** CSS selector of fields whose values must never be shown (besides password inputs). */
   secretSelector?: string;
 }
 
-export async function capturePage(page: Page, options: CaptureOptions = {}): Promise<Capture> {
+/** Only the part of the page around the viewport (region.ts); without it, the whole page. */
+export type CaptureScope = { region: RegionArgs } | { region?: undefined };
+
+/** A snapshot taken while the page navigates loses its execution context; wait for the new document and retry. */
+export async function capturePage(page: Page, options: CaptureOptions = {}, scope: CaptureScope = {}): Promise<Capture> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await captureOnce(page, options.secretSelector ?? '');
+      return await captureOnce(page, options.secretSelector ?? '', scope.region);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       if (attempt >= 2 || !/Execution context was destroyed|Cannot find context|navigat/i.test(message)) throw error;
@@ -112,16 +153,24 @@ export async function capturePage(page: Page, options: CaptureOptions = {}): Pro
   }
 }
 
-async function captureOnce(page: Page, secretSelector: string): Promise<Capture> {
-  // Facts first: the script also prepares elements Playwright would otherwise give no node (facts.ts). Both run
-  // on the page's one main thread, so doing them in turn costs only a round trip.
-  const facts = await evaluateInPage(page, collectPageFacts, factsArgs(secretSelector, true));
+async function captureOnce(page: Page, secretSelector: string, region: RegionArgs | undefined): Promise<Capture> {
+  // Facts first: the script also prepares elements Playwright would otherwise give no node (facts.ts), and
+  // for a viewport capture chooses the subtrees to take. Everything runs on the page's one main thread, so
+  // doing the steps in turn costs only round trips.
+  const facts = await stage('snapshot: region and facts (in page)', () =>
+    evaluateInPage(page, prepareCapture, { facts: factsArgs(secretSelector, true), region, ownerId: OWNER_ID }, { chooseRegion, collectPageFacts, ownRoots }),
+  );
   let tree: unknown;
   try {
     // Huge pages take seconds; the action timeout would cut them off, a hung page must not block forever.
-    tree = await page.ariaSnapshotJSON({ mode: 'ai', boxes: true, timeout: CAPTURE_TIMEOUT_MS });
+    // `css:light` looks up the id without descending into every shadow root, a walk of the whole page.
+    const target = facts.region ? page.locator(`css:light=#${OWNER_ID}`) : page;
+    tree = await stage('snapshot: aria capture', () => target.ariaSnapshotJSON({ mode: 'ai', boxes: true, timeout: CAPTURE_TIMEOUT_MS }));
   } finally {
-    if (facts.marked) await evaluateInPage(page, releaseElements, MARKERS_KEY).catch(() => {});
+    // The page gets its markup back while the frames are read and the result is formatted: not awaited, as
+    // the renderer runs the page's scripts in the order they were sent, so any later script or action of ours
+    // comes after it. Saves a round trip per snapshot.
+    if (facts.marked || facts.region) void evaluateInPage(page, releaseElements, MARKERS_KEY).catch(() => {});
   }
   const nodes = (Array.isArray(tree) ? tree : [tree]) as AriaNode[];
   const fields = new Map(facts.fields);
@@ -129,12 +178,13 @@ async function captureOnce(page: Page, secretSelector: string): Promise<Capture>
   if (hasIframeWithControls(nodes)) {
     // Boxes inside an iframe are relative to that frame, so its fields are matched in its own coordinates.
     const childFrames = page.frames().filter((f) => f !== page.mainFrame());
-    for (const entries of await Promise.all(childFrames.map((frame) => frameFields(frame, secretSelector)))) {
+    const frameEntries = await stage('snapshot: frame facts', () => Promise.all(childFrames.map((frame) => frameFields(frame, secretSelector))));
+    for (const entries of frameEntries) {
       if (!entries) unreadFrames = true;
       for (const [key, value] of entries ?? []) if (!fields.has(key)) fields.set(key, value);
     }
   }
-  return { url: page.url(), title: facts.title, tree: nodes, metrics: facts.metrics, fields, overlay: facts.overlay, documentId: facts.documentId, ...(unreadFrames ? { unreadFrames } : {}) };
+  return { url: page.url(), title: facts.title, tree: nodes, metrics: facts.metrics, fields, overlay: facts.overlay, documentId: facts.documentId, ...(unreadFrames ? { unreadFrames } : {}), region: facts.region };
 }
 
 /** Cheap check used before acting on a ref: has a navigation replaced the document? */

@@ -3,7 +3,7 @@
  * changed (~) or disappeared (-). Unchanged elements keep their refs, so the model can go on acting.
  */
 import type { Capture } from './capture.js';
-import { pageLines } from './lines.js';
+import { pageLines, type PageLine } from './lines.js';
 import { countTokens } from './tokens.js';
 
 export interface SnapshotDiff {
@@ -17,15 +17,35 @@ export interface SnapshotDiff {
 }
 
 /** Focus moves with every click and keystroke; reporting it would add a line to every diff. */
-function withoutFocus(lines: Array<{ text: string; ref?: string; kind: string }>) {
+function withoutFocus(lines: PageLine[]): PageLine[] {
   return lines.map((line) => ({ ...line, text: line.text.replace(/ focused(?= |$)/, '') }));
 }
 
+/** The stretch of the page (page coordinates) a capture holds: all of it, or the viewport and the margin format.ts keeps. */
+function span(capture: Capture): [number, number] {
+  if (!capture.region) return [-Infinity, Infinity];
+  const { scrollY, viewportHeight } = capture.metrics;
+  const margin = Math.round(viewportHeight / 8);
+  return [scrollY - margin, scrollY + viewportHeight + margin];
+}
+
+/**
+ * Compares two captures of one document where both look: a viewport capture holds one screen of the page
+ * (region.ts), so an element outside the stretch both captures cover may simply not have been captured.
+ */
 export function diffCaptures(before: Capture, after: Capture, maxTokens = 400): SnapshotDiff {
-  const old = withoutFocus(pageLines(before));
-  const now = withoutFocus(pageLines(after));
-  const oldByRef = new Map(old.filter((l) => l.ref).map((l) => [l.ref!, l.text]));
-  const newRefs = new Set(now.filter((l) => l.ref).map((l) => l.ref!));
+  const [beforeTop, beforeBottom] = span(before);
+  const [afterTop, afterBottom] = span(after);
+  const top = Math.max(beforeTop, afterTop);
+  const bottom = Math.min(beforeBottom, afterBottom);
+  const shown = (line: PageLine) => line.bottom >= top && line.top <= bottom;
+  const oldAll = withoutFocus(pageLines(before));
+  const nowAll = withoutFocus(pageLines(after));
+  const old = oldAll.filter(shown);
+  const now = nowAll.filter(shown);
+  // Elements keep their ref: compare them wherever they are in either capture, so a moved one is not "new".
+  const oldByRef = new Map(oldAll.filter((l) => l.ref).map((l) => [l.ref!, l.text]));
+  const nowRefs = new Set(nowAll.filter((l) => l.ref).map((l) => l.ref!));
   // Text lines have no identity: compare them as multisets.
   const oldTexts = new Map<string, number>();
   for (const line of old) if (!line.ref) oldTexts.set(line.text, (oldTexts.get(line.text) ?? 0) + 1);
@@ -34,6 +54,11 @@ export function diffCaptures(before: Capture, after: Capture, maxTokens = 400): 
   let added = 0;
   let changed = 0;
   let removed = 0;
+  // The page scrolled (an anchor, a focus moving off screen): say where to; lines scrolled out are not "removed".
+  if (before.metrics.scrollY !== after.metrics.scrollY) {
+    out.push(`~ scroll: ${after.metrics.scrollY.toLocaleString('en-US')}px from the top (browser_snapshot shows the screen)`);
+    changed++;
+  }
   for (const line of now) {
     if (line.ref) {
       const previous = oldByRef.get(line.ref);
@@ -54,7 +79,7 @@ export function diffCaptures(before: Capture, after: Capture, maxTokens = 400): 
     }
   }
   for (const line of old) {
-    if (line.ref ? !newRefs.has(line.ref) : (oldTexts.get(line.text) ?? 0) > 0) {
+    if (line.ref ? !nowRefs.has(line.ref) : (oldTexts.get(line.text) ?? 0) > 0) {
       if (!line.ref) oldTexts.set(line.text, oldTexts.get(line.text)! - 1);
       out.push(`- ${line.text}`);
       removed++;

@@ -55,9 +55,34 @@ export interface FactsArgs {
   mark: boolean;
 }
 
-/** Runs in the page. Everything it uses is declared inside, so it survives serialisation. */
-export function collectPageFacts({ secretSelector, listenersKey, markersKey, mark }: FactsArgs) {
+/**
+ * Runs in the page. Everything it uses is declared inside, so it survives serialisation. `scopes` limits the
+ * work to the subtrees a regional capture takes (region.ts); without them the whole document is read.
+ */
+export function collectPageFacts({ secretSelector, listenersKey, markersKey, mark }: FactsArgs, scopes?: Element[]) {
   const facts = new Map<string, ElementFacts>();
+  /** Elements matching `selector` inside the scopes (each scope itself included). */
+  const within = (selector: string): Element[] => {
+    if (!scopes) return [...document.querySelectorAll(selector)];
+    const out: Element[] = [];
+    for (const scope of scopes) {
+      if (scope.matches(selector)) out.push(scope);
+      for (const el of scope.querySelectorAll(selector)) out.push(el);
+    }
+    return out;
+  };
+  const scopeSet = scopes && new Set<Node>(scopes);
+  const inScope = (node: Node) => {
+    if (!scopeSet) return true;
+    for (let n: Node | null = node; n; n = n.parentNode) if (scopeSet.has(n)) return true;
+    return false;
+  };
+  /** Whether an element shows any text: stops at the first non-blank text node instead of reading it all. */
+  const hasText = (el: Element) => {
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    while (walker.nextNode()) if (/\S/.test(walker.currentNode.nodeValue ?? '')) return true;
+    return false;
+  };
   const keyOf = (el: Element) => {
     const r = el.getBoundingClientRect();
     if (r.width === 0 && r.height === 0) return undefined;
@@ -68,7 +93,7 @@ export function collectPageFacts({ secretSelector, listenersKey, markersKey, mar
     if (key) facts.set(key, { ...facts.get(key), ...fact });
   };
 
-  for (const el of document.querySelectorAll('input, textarea, select, [contenteditable], [aria-required], [aria-readonly]')) {
+  for (const el of within('input, textarea, select, [contenteditable], [aria-required], [aria-readonly]')) {
     const password = el instanceof HTMLInputElement && el.type === 'password';
     const required = (el as HTMLInputElement).required === true || el.getAttribute('aria-required') === 'true';
     const readonly = (el as HTMLInputElement).readOnly === true || el.getAttribute('aria-readonly') === 'true';
@@ -76,21 +101,21 @@ export function collectPageFacts({ secretSelector, listenersKey, markersKey, mar
   }
   if (secretSelector) {
     try {
-      for (const el of document.querySelectorAll(secretSelector)) add(el, { secret: true });
+      for (const el of within(secretSelector)) add(el, { secret: true });
     } catch {
       // an invalid selector in the config must not break the snapshot; it masks nothing
     }
   }
   // Playwright reports aria-expanded only when true; "collapsed" is what tells a closed folder or menu.
-  for (const el of document.querySelectorAll('[aria-expanded]')) add(el, { expanded: el.getAttribute('aria-expanded') === 'true' });
+  for (const el of within('[aria-expanded]')) add(el, { expanded: el.getAttribute('aria-expanded') === 'true' });
   // <summary> has no ARIA role of its own, but it is the toggle of a disclosure.
-  for (const el of document.querySelectorAll('details > summary')) add(el, { clickable: 'click', expanded: (el.parentElement as HTMLDetailsElement).open });
+  for (const el of within('details > summary')) add(el, { clickable: 'click', expanded: (el.parentElement as HTMLDetailsElement).open });
 
   // Elements that react although nothing in their markup says so to the accessibility tree.
-  const reacting = new Set<Element>(document.querySelectorAll('[onclick], [onmousedown], [tabindex]:not([tabindex="-1"]), [draggable="true"]'));
+  const reacting = new Set<Element>(within('[onclick], [onmousedown], [tabindex]:not([tabindex="-1"]), [draggable="true"]'));
   const record = (window as unknown as Record<symbol, { live(): EventTarget[] } | undefined>)[Symbol.for(listenersKey)];
   const listened = record ? record.live() : [];
-  for (const target of listened) if (target instanceof Element) reacting.add(target);
+  for (const target of listened) if (target instanceof Element && inScope(target)) reacting.add(target);
   // jQuery keeps delegated handlers (`$(list).on('click', '.item', fn)`) on the container, with the selector they serve.
   const jq = (window as unknown as { jQuery?: { _data?: (el: unknown, key: string) => unknown } }).jQuery;
   if (typeof jq?._data === 'function') {
@@ -106,7 +131,7 @@ export function collectPageFacts({ secretSelector, listenersKey, markersKey, mar
         for (const handler of events?.[type] ?? []) {
           if (!handler.selector) continue;
           try {
-            for (const el of target.querySelectorAll(handler.selector)) reacting.add(el);
+            for (const el of target.querySelectorAll(handler.selector)) if (inScope(el)) reacting.add(el);
           } catch {
             // jQuery accepts selectors the DOM does not (":first"): skip them
           }
@@ -131,7 +156,11 @@ export function collectPageFacts({ secretSelector, listenersKey, markersKey, mar
       if (href.includes('#')) hint = href.slice(href.lastIndexOf('#') + 1).replace(/^(icon|ico|i)[-_]/, '');
     }
     if (!hint) {
-      for (const node of [el, ...el.querySelectorAll('*')].slice(0, 8)) {
+      // The element and its first seven descendants, without listing a big subtree's every element first.
+      const first: Element[] = [el];
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_ELEMENT);
+      while (first.length < 8 && walker.nextNode()) first.push(walker.currentNode as Element);
+      for (const node of first) {
         for (const token of node.classList) {
           const match = ICON_CLASS.exec(token);
           const word = match && (match[1] || match[2] || match[3]);
@@ -164,13 +193,15 @@ export function collectPageFacts({ secretSelector, listenersKey, markersKey, mar
   // first gets an empty comment (one more child node, no effect on layout or text), the second an aria-label
   // with its icon hint (a name keeps the node). Done before any box is measured.
   const markers: Array<Comment | Element> = [];
+  const marked = new Set<Node>();
   if (mark) {
     for (const el of own) {
       if (el.getAttribute('role') || el.closest('[contenteditable]')) continue;
-      if (!(el.textContent ?? '').trim()) {
+      if (!hasText(el)) {
         if (el.getAttribute('aria-label') || el.getAttribute('aria-labelledby') || el.getAttribute('title') || el.querySelector('img[alt]:not([alt=""])')) continue;
         el.setAttribute('aria-label', iconHint(el) || el.tagName.toLowerCase());
         markers.push(el);
+        marked.add(el);
       } else if (el.childNodes.length === 1 && el.firstChild!.nodeType === Node.TEXT_NODE && getComputedStyle(el).display === 'inline') {
         const marker = document.createComment('');
         el.appendChild(marker);
@@ -191,10 +222,10 @@ export function collectPageFacts({ secretSelector, listenersKey, markersKey, mar
 
   // Icon-only controls: the accessible name is empty, so guess from the icon. Marked ones carry the guess as
   // their aria-label for now: they are named by it, and their facts say it is a guess.
-  const unnamed = new Set([...document.querySelectorAll('a, button, [role=button], [role=link], [role=menuitem], [role=tab], [onclick]'), ...own]);
+  const unnamed = new Set([...within('a, button, [role=button], [role=link], [role=menuitem], [role=tab], [onclick]'), ...own]);
   for (const el of unnamed) {
-    if (!markers.includes(el) && (el.getAttribute('aria-label') || el.getAttribute('aria-labelledby') || el.getAttribute('title'))) continue;
-    if ((el.textContent ?? '').trim()) continue;
+    if (!marked.has(el) && (el.getAttribute('aria-label') || el.getAttribute('aria-labelledby') || el.getAttribute('title'))) continue;
+    if (hasText(el)) continue;
     if (el.querySelector('img[alt]:not([alt=""])')) continue;
     const hint = iconHint(el);
     if (hint) add(el, { icon: hint });
@@ -241,13 +272,23 @@ export function collectPageFacts({ secretSelector, listenersKey, markersKey, mar
 
 export type PageFacts = ReturnType<typeof collectPageFacts>;
 
-/** Runs in the page after the capture: takes out the comments `collectPageFacts` added. */
+/** Runs in the page after the capture: takes out the comments and labels `collectPageFacts` added, and the owner and ids of a regional capture (region.ts). */
 export function releaseElements(markersKey: string): void {
-  const w = window as unknown as Record<symbol, Array<Comment | Element> | undefined>;
+  const w = window as unknown as Record<symbol, unknown>;
   const symbol = Symbol.for(markersKey);
-  for (const marker of w[symbol] ?? []) {
+  for (const marker of (w[symbol] as Array<Comment | Element> | undefined) ?? []) {
     if (marker instanceof Element) marker.removeAttribute('aria-label');
     else marker.remove();
   }
   delete w[symbol];
+  const regionSymbol = Symbol.for(`${markersKey}.region`);
+  const region = w[regionSymbol] as { owner: Element; renamed: Array<[Element, string | null]> } | undefined;
+  if (region) {
+    region.owner.remove();
+    for (const [el, id] of region.renamed) {
+      if (id === null) el.removeAttribute('id');
+      else el.setAttribute('id', id);
+    }
+  }
+  delete w[regionSymbol];
 }

@@ -6,6 +6,7 @@
 import type { AriaNode, Capture } from './capture.js';
 import { repeatedLinkNames } from './controls.js';
 import { findSubtree, frameOffset, MODAL_ROLES, NAME_LIMIT, Priority, quote, rootContext, truncate, walk, type Line, type WalkContext } from './lines.js';
+import { stageSync } from '../stages.js';
 import { countTokens } from './tokens.js';
 
 
@@ -37,19 +38,33 @@ function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : word.endsWith('x') ? 'es' : 's'}`;
 }
 
-/** "12 links, 3 buttons, 1 textbox": what a group of left-out lines held, most common first. */
-export function tally(lines: Line[], withText = false): string {
-  const counts = new Map<string, number>();
+/** How many left-out lines there are of each kind (sections never, text only when asked). */
+function countKinds(lines: Line[], withText = false, into = new Map<string, number>()): Map<string, number> {
   for (const line of lines) {
     if (line.priority === Priority.Section || (line.priority === Priority.Text && !withText)) continue;
-    const kind = line.kind;
-    counts.set(kind, (counts.get(kind) ?? 0) + 1);
+    into.set(line.kind, (into.get(line.kind) ?? 0) + 1);
   }
+  return into;
+}
+
+/** "12 links, 3 buttons, 1 textbox": what a group of left-out lines held, most common first. */
+function tallyText(counts: Map<string, number>): string {
   return [...counts.entries()]
     .sort((a, b) => b[1] - a[1])
     .slice(0, 5)
     .map(([kind, count]) => (kind === 'text' ? `${count} text` : plural(count, kind)))
     .join(', ');
+}
+
+export function tally(lines: Line[], withText = false): string {
+  return tallyText(countKinds(lines, withText));
+}
+
+/** Lines left out of a viewport snapshot, with what a regional capture counted in the page (region.ts). */
+function offScreen(lines: Line[], counted: Record<string, number> | undefined): string {
+  const counts = countKinds(lines);
+  for (const [kind, count] of Object.entries(counted ?? {})) counts.set(kind, (counts.get(kind) ?? 0) + count);
+  return tallyText(counts);
 }
 
 function px(n: number): string {
@@ -177,6 +192,7 @@ export function formatSnapshot(capture: Capture, options: FormatOptions): Format
   const keep = lines.map(() => true);
   const above: Line[] = [];
   const below: Line[] = [];
+  const beside: Line[] = [];
   if (options.scope === 'viewport' && !options.ref) {
     let previous = true;
     lines.forEach((line, i) => {
@@ -184,10 +200,12 @@ export function formatSnapshot(capture: Capture, options: FormatOptions): Format
         keep[i] = previous;
         return;
       }
+      const vertically = line.bottom >= -margin && line.top <= metrics.viewportHeight + margin;
       const horizontally = line.right! > 0 && line.left! < metrics.viewportWidth;
       if (line.bottom < -margin) above.push(line);
       else if (line.top > metrics.viewportHeight + margin) below.push(line);
-      keep[i] = line.bottom >= -margin && line.top <= metrics.viewportHeight + margin && horizontally;
+      else if (!horizontally) beside.push(line);
+      keep[i] = vertically && horizontally;
       previous = keep[i]!;
     });
     // Open modal dialogs are always shown: they decide what can be clicked.
@@ -226,15 +244,18 @@ export function formatSnapshot(capture: Capture, options: FormatOptions): Format
   else if (capture.overlay && !options.ref) {
     header.push(`! an overlay covers ${Math.round(capture.overlay.coverage * 100)}% of the screen and may block clicks: ${quote(truncate(capture.overlay.text, 80))}${capture.overlay.controls.length ? ' (its controls are listed first)' : ''}`);
   }
-  const aboveTally = options.find ? '' : tally(above);
+  const counted = options.find ? undefined : capture.region?.tallies;
+  const aboveTally = options.find ? '' : offScreen(above, counted?.above);
   if (aboveTally) header.push(`above: ${aboveTally}`);
   const [ordered, orderedKeep] = blockersFirst(lines, keep, capture.overlay?.controls);
 
   const footer: string[] = [];
-  const belowTally = options.find ? '' : tally(below);
+  const belowTally = options.find ? '' : offScreen(below, counted?.below);
   if (belowTally) footer.push(`below: ${belowTally}`);
+  const besideTally = options.find ? '' : offScreen(beside, counted?.beside);
+  if (besideTally) footer.push(`beside: ${besideTally} (scrolled out sideways)`);
 
-  return applyBudget(ordered, orderedKeep, header, footer, options.maxTokens);
+  return stageSync('snapshot: token budget', () => applyBudget(ordered, orderedKeep, header, footer, options.maxTokens));
 }
 
 function render(line: Line): string {
@@ -251,21 +272,30 @@ function applyBudget(lines: Line[], keep: boolean[], header: string[], footer: s
   const bytes = lines.reduce((sum, line, i) => sum + (keep[i] ? Buffer.byteLength(render(line)) + 1 : 0), 0);
   const fits = bytes + Buffer.byteLength(header.join('\n')) + Buffer.byteLength(footer.join('\n')) + 2 <= maxTokens;
   if (!fits) {
-    const cost = lines.map((line, i) => (keep[i] ? countTokens(render(line)) + 1 : 0));
+    // Lines are kept from the most useful down (priority, then page order) while they fit, so only the lines
+    // returned and the first one that does not fit are tokenized, however long the page is.
     const fixed = countTokens(header.join('\n')) + countTokens(footer.join('\n')) + 2;
     const noteReserve = 40;
-    let total = fixed + cost.reduce((a, b) => a + b, 0);
-    if (total > maxTokens) {
-      const order = lines
-        .map((line, i) => ({ line, i }))
-        .filter(({ i }) => keep[i])
-        .sort((a, b) => a.line.priority - b.line.priority || b.i - a.i);
-      for (const { line, i } of order) {
-        if (total + noteReserve <= maxTokens) break;
+    const order = lines
+      .map((line, i) => ({ line, i }))
+      .filter(({ i }) => keep[i])
+      .sort((a, b) => b.line.priority - a.line.priority || a.i - b.i);
+    let total = fixed;
+    let kept = 0;
+    // While everything seen so far fits with room for the note, it stays whatever comes after.
+    let safe = 0;
+    for (; kept < order.length; kept++) {
+      total += countTokens(render(order[kept]!.line)) + 1;
+      if (total + noteReserve <= maxTokens) safe = kept + 1;
+      if (total > maxTokens) break;
+    }
+    // All of it fits without a note; otherwise keep what fits with the note's room, cut the rest.
+    if (kept < order.length) {
+      for (const { line, i } of order.slice(safe)) {
         keep[i] = false;
-        total -= cost[i]!;
         cut.push(line);
       }
+      cut.reverse();
     }
   }
 

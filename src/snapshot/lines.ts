@@ -326,8 +326,11 @@ export function rootContext(capture: Capture): WalkContext {
   return { depth: 0, offsetX: 0, offsetY: 0, inClickable: false, fields: capture.fields, unreadFrames: capture.unreadFrames, pageUrl, textLimit: TEXT_LIMIT, nameLimit: NAME_LIMIT };
 }
 
-/** Every line of the whole page, unindented, for comparing two captures of one document. */
-export type PageLine = { text: string; ref?: string; kind: string };
+/**
+ * Every line of a capture, unindented, for comparing two captures of one document, with its vertical place in
+ * page coordinates (a line without a box takes the place of the line before it).
+ */
+export type PageLine = { text: string; ref?: string; kind: string; top: number; bottom: number };
 const pageLinesOf = new WeakMap<Capture, PageLine[]>();
 
 /** Memoised: each capture is the "after" of one action's diff and the "before" of the next. */
@@ -336,7 +339,18 @@ export function pageLines(capture: Capture): PageLine[] {
   if (!result) {
     const lines: Line[] = [];
     walk(capture.tree, rootContext(capture), lines);
-    result = lines.filter((line) => line.sectionEnd === undefined || MODAL_ROLES.has(line.kind)).map(({ text, ref, kind }) => ({ text, ref, kind }));
+    const { scrollY } = capture.metrics;
+    let top = scrollY;
+    let bottom = scrollY;
+    result = [];
+    for (const line of lines) {
+      if (line.sectionEnd !== undefined && !MODAL_ROLES.has(line.kind)) continue;
+      if (line.top !== undefined && line.bottom !== undefined) {
+        top = line.top + scrollY;
+        bottom = line.bottom + scrollY;
+      }
+      result.push({ text: line.text, ref: line.ref, kind: line.kind, top, bottom });
+    }
     pageLinesOf.set(capture, result);
   }
   return result;

@@ -9,6 +9,7 @@ import { sleep } from '../session/deadline.js';
 import { settle } from '../session/loading.js';
 import { currentDocumentId, type Capture } from '../snapshot/capture.js';
 import { diffCaptures } from '../snapshot/diff.js';
+import { stageSync } from '../stages.js';
 import type { CallContext } from './defineTool.js';
 
 export const loadingSchema = z
@@ -172,7 +173,7 @@ export async function observeAction(call: CallContext, action: () => Promise<unk
     effects.snapshot = after.formatted.text;
     return effects;
   }
-  const diff = diffCaptures(before, after.capture);
+  const diff = stageSync('diff against previous capture', () => diffCaptures(before, after.capture));
   if (diff.text) effects.changes = diff.text;
   if (options.checkValidation) {
     const invalid = await invalidFields(page);

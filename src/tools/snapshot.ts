@@ -11,7 +11,7 @@ export const snapshotTool = defineBrowserTool({
     scope: z
       .enum(['viewport', 'page'])
       .optional()
-      .describe('"viewport" (default) or "page" (everything, within maxTokens).'),
+      .describe('"viewport" (default) or "page" (every control and heading, within maxTokens: 4,000 by default).'),
     ref: z.string().optional().describe('Only this element\'s part of the page (a dialog, form or list).'),
     find: z.string().optional().describe('Only elements and text containing this, with their section and heading.'),
     maxTokens: z.number().int().min(200).max(100_000).optional().describe('Token budget; the least useful lines are cut first, and the cut is reported.'),
@@ -26,7 +26,7 @@ export const snapshotTool = defineBrowserTool({
     const subtree = ref === undefined ? undefined : normalizeRef(ref);
     const { formatted } = await refs.snapshot(page, {
       scope: scope ?? 'viewport',
-      maxTokens: maxTokens ?? config.snapshotMaxTokens,
+      maxTokens: maxTokens ?? (scope === 'page' && subtree === undefined && !find ? config.pageMaxTokens : config.snapshotMaxTokens),
       ref: subtree,
       find: find?.trim() || undefined,
     });

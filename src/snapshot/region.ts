@@ -1,0 +1,152 @@
+/**
+ * Region: which part of the page a viewport snapshot captures. Playwright's aria snapshot walks every element
+ * below its root and costs a fraction of a millisecond per element, so capturing a 50,000-element page to keep
+ * one screen of it takes tens of seconds. One pass in the page instead finds the subtrees that reach into the
+ * viewport band (the viewport plus a margin), and counts the controls and headings outside them by kind and
+ * side (above, below, beside) from their boxes alone, which is cheap. The chosen subtrees are then captured in
+ * one call: a hidden element `aria-owns` them for the time of the capture, and Playwright walks owned elements
+ * as its own children (capture.ts), so their refs resolve with `getByRef` like those of a whole-page capture.
+ *
+ * Everything here runs in the page: it is serialised as source text (see inPage.ts), so it uses nothing from
+ * module scope.
+ */
+
+export interface RegionArgs {
+  /** Pixels above and below the viewport that still count as on screen. */
+  margin: number;
+  /** A subtree of at most this many elements is captured whole even when only part of it is on screen. */
+  limit: number;
+}
+
+/** Controls and headings by kind ("link", "button", "heading"...), on one side of the band. */
+export type Tally = Record<string, number>;
+
+export interface RegionTallies {
+  above: Tally;
+  below: Tally;
+  /** Beside the viewport: scrolled out sideways (carousels, wide tables). */
+  beside: Tally;
+}
+
+/** Runs in the page. Returns the roots to capture, in document order, or none when the whole page is small. */
+export function chooseRegion({ margin, limit }: RegionArgs): { roots: Element[] | undefined; tallies: RegionTallies; elements: number } {
+  const top = -margin;
+  const bottom = innerHeight + margin;
+  const width = innerWidth;
+  const SKIP = new Set(['SCRIPT', 'STYLE', 'TEMPLATE', 'NOSCRIPT', 'LINK', 'META']);
+  const tallies: RegionTallies = { above: {}, below: {}, beside: {} };
+  const body = document.body;
+  const total = document.getElementsByTagName('*').length;
+
+  /** Counts elements below `el`, giving up past the limit: the cost is bounded by the limit, not the subtree. */
+  const small = (el: Element) => {
+    let count = 0;
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_ELEMENT);
+    while (walker.nextNode()) if (++count > limit) return false;
+    return true;
+  };
+  // A page no bigger than one whole subtree is captured whole: the pass below would save nothing.
+  if (!body || total <= limit) return { roots: undefined, tallies, elements: total };
+
+  const roots: Element[] = [];
+  // Descend from the body into elements that are partly in the band and too big to take whole; take those
+  // wholly in it, or small enough; leave those wholly outside to the tallies below.
+  const descend = (el: Element) => {
+    for (let child = el.firstElementChild; child; child = child.nextElementSibling) {
+      if (SKIP.has(child.tagName)) continue;
+      const r = child.getBoundingClientRect();
+      if (r.width === 0 && r.height === 0) {
+        // No box: hidden (nothing inside shows), or a wrapper whose content is laid out elsewhere.
+        if (!child.checkVisibility()) continue;
+      } else {
+        if (r.bottom < top || r.top > bottom || r.right <= 0 || r.left >= width) continue;
+        if (r.top >= top && r.bottom <= bottom) {
+          roots.push(child);
+          continue;
+        }
+      }
+      if (small(child)) roots.push(child);
+      else descend(child);
+    }
+  };
+  descend(body);
+
+  // Tallies, and the safety net: a control in the band that no root holds (positioned out of its container's
+  // box, a fixed bar inside a footer) becomes a root itself. Roots and matches are both in document order.
+  const ROLES = new Set(['button', 'link', 'checkbox', 'radio', 'tab', 'menuitem', 'switch', 'combobox', 'textbox', 'searchbox', 'slider', 'spinbutton', 'option', 'treeitem', 'heading', 'listbox']);
+  const kindOf = (el: Element): string => {
+    const role = el.getAttribute('role');
+    if (role && ROLES.has(role)) return role;
+    const tag = el.tagName;
+    if (tag === 'A') return 'link';
+    if (tag === 'BUTTON') return 'button';
+    if (tag === 'TEXTAREA') return 'textbox';
+    if (tag === 'SELECT') return (el as HTMLSelectElement).multiple || (el as HTMLSelectElement).size > 1 ? 'listbox' : 'combobox';
+    if (/^H[1-6]$/.test(tag)) return 'heading';
+    if (tag === 'INPUT') {
+      const type = (el as HTMLInputElement).type;
+      if (type === 'checkbox' || type === 'radio') return type;
+      if (type === 'range') return 'slider';
+      if (type === 'number') return 'spinbutton';
+      if (type === 'search') return 'searchbox';
+      if (['button', 'submit', 'reset', 'image'].includes(type)) return 'button';
+      return 'textbox';
+    }
+    return (el as HTMLElement).isContentEditable ? 'textbox' : 'clickable';
+  };
+  const SELECTOR = [
+    'a[href]', 'button', 'input:not([type=hidden])', 'select', 'textarea', 'summary', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6',
+    '[onclick]', '[tabindex]:not([tabindex="-1"])', '[contenteditable]:not([contenteditable=false])',
+    ...[...ROLES].map((role) => `[role=${role}]`),
+  ].join(',');
+  const missed: Element[] = [];
+  let next = 0;
+  for (const el of document.querySelectorAll(SELECTOR)) {
+    while (next < roots.length && !roots[next]!.contains(el) && roots[next]!.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) next++;
+    if (next < roots.length && roots[next]!.contains(el)) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) continue;
+    const side = r.bottom < top ? tallies.above : r.top > bottom ? tallies.below : r.right <= 0 || r.left >= width ? tallies.beside : undefined;
+    if (!side) {
+      if (missed.length < 200 && el.checkVisibility()) missed.push(el);
+      continue;
+    }
+    const kind = kindOf(el);
+    side[kind] = (side[kind] ?? 0) + 1;
+  }
+
+  // Open dialogs are always listed, wherever they sit.
+  for (const dialog of document.querySelectorAll('dialog[open], [role=dialog], [role=alertdialog], [aria-modal=true]')) {
+    if (dialog.checkVisibility()) missed.push(dialog);
+  }
+  const all = [...roots, ...missed].sort((a, b) => (a === b ? 0 : a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+  const kept: Element[] = [];
+  for (const el of all) {
+    const last = kept[kept.length - 1];
+    if (last && last.contains(el)) continue;
+    // A dialog or stray control that holds roots found before it: it replaces them.
+    while (kept.length && el.contains(kept[kept.length - 1]!)) kept.pop();
+    kept.push(el);
+  }
+  return { roots: kept, tallies, elements: total };
+}
+
+/**
+ * Runs in the page: gives the roots ids where they lack a usable one and makes a hidden element own them, so
+ * one snapshot of that element captures them all. Returns what `releaseRegion` needs to undo it.
+ */
+export function ownRoots(roots: Element[], ownerId: string): { owner: Element; renamed: Array<[Element, string | null]> } {
+  const renamed: Array<[Element, string | null]> = [];
+  const ids = roots.map((el, i) => {
+    if (el.id && document.getElementById(el.id) === el && !/\s/.test(el.id)) return el.id;
+    renamed.push([el, el.getAttribute('id')]);
+    el.id = `${ownerId}-${i}`;
+    return el.id;
+  });
+  const owner = document.createElement('div');
+  owner.id = ownerId;
+  owner.setAttribute('style', 'display:none !important');
+  owner.setAttribute('aria-owns', ids.join(' '));
+  document.documentElement.appendChild(owner);
+  return { owner, renamed };
+}

@@ -127,17 +127,17 @@ describe('nothing wedges the session', () => {
   });
 
   it('a navigation an earlier call left pending (a slow click, a tab opened on a slow server) never breaks the next one', async () => {
-    const browser = createTestToolset({ navigationTimeout: 1_000, allowEvaluate: true });
+    const browser = createTestToolset({ navigationTimeout: 3_000, allowEvaluate: true });
     try {
       await call(browser, 'browser_navigate', { url: env.server.url('/fixtures/page-a.html') });
-      await call(browser, 'browser_evaluate', { script: `document.body.insertAdjacentHTML('beforeend', '<a href="/slow-first-byte?ms=3000">Slow link</a>')` });
+      await call(browser, 'browser_evaluate', { script: `document.body.insertAdjacentHTML('beforeend', '<a href="/slow-first-byte?ms=9000">Slow link</a>')` });
       const snap = await call(browser, 'browser_snapshot', {});
       await call(browser, 'browser_click', { ref: refOf(snap.snapshot, 'link', 'Slow link') });
       const next = await call(browser, 'browser_navigate', { url: env.server.url('/fixtures/page-b.html') });
       expect(next.ok).toBe(true);
       expect(next.title).toBe('Page B');
 
-      const tab = await call(browser, 'browser_tabs', { action: 'new', url: env.server.url('/slow-first-byte?ms=3000') });
+      const tab = await call(browser, 'browser_tabs', { action: 'new', url: env.server.url('/slow-first-byte?ms=9000') });
       expect(tab.ok).toBe(false);
       expect(tab.error.code).toBe('timeout');
       const again = await call(browser, 'browser_navigate', { url: env.server.url('/fixtures/form.html') });

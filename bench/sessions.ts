@@ -674,7 +674,7 @@ const lines = [
     ]),
   ),
   '',
-  ours10 ? `Memory bound: the eviction runs peaked at ${evictionRuns.map((e) => mb(e.peak.pssKb)).join(' and ')} MB PSS, against ${mb(ours10.peak.pssKb)} MB for 10 sessions in the concurrency run. Contexts above 10 are evicted ones still closing (eviction does not wait for the close).` : '',
+  ours10 ? `Memory bound: the eviction runs peaked at ${evictionRuns.map((e) => mb(e.peak.pssKb)).join(' and ')} MB PSS, against ${mb(ours10.peak.pssKb)} MB for 10 sessions in the concurrency run. Eviction waits for the evicted context to close before the newcomer's opens, so contexts never exceed maxSessions.` : '',
   ...evictionRuns.flatMap((e) => e.failureSamples.map((f) => `- ${e.arrival}, thread ${f.thread}: ${f.step}: ${f.code} ${f.message}`)),
   '',
   `Node heap after GC (MB): ${Object.entries(heapAfter).map(([k, v]) => `${k} ${v}`).join(', ')}.`,

@@ -17,7 +17,9 @@ function shortUrl(url: string, base: URL | undefined): string {
   let shown = url;
   try {
     const resolved = new URL(url, base);
-    if (base && resolved.origin === base.origin) shown = resolved.pathname + resolved.search + resolved.hash;
+    // A link into this very page says only where in it ("#top"), or nothing for a bare "#" (a script's link).
+    if (base && resolved.origin === base.origin && resolved.pathname === base.pathname && resolved.search === base.search) shown = resolved.hash.length > 1 ? resolved.hash : '';
+    else if (base && resolved.origin === base.origin) shown = resolved.pathname + resolved.search + resolved.hash;
     else shown = /^https?:$/.test(resolved.protocol) ? resolved.href.replace(/^https?:\/\/(www\.)?/, '') : resolved.href;
   } catch {
     // keep what the page wrote
@@ -57,20 +59,23 @@ const GENERIC_LINK_NAMES = /^(more|read more|see more|learn more|more info|detai
 function linkTarget(name: string, url: string, target: string, ctx: WalkContext): string | undefined {
   const mode = ctx.linkTargets ?? 'all';
   if (mode === 'none' || /^javascript:/i.test(url) || name === target) return undefined;
-  if (mode === 'all') return target;
+  if (!target || mode === 'all') return target || undefined;
   if (!name || GENERIC_LINK_NAMES.test(name.trim()) || ctx.repeatedLinkNames?.has(name)) return target;
   return undefined;
 }
 
+/** Link names shared by links that go to different places: there, the target tells them apart. */
 export function repeatedLinkNames(nodes: Array<AriaNode | string>): Set<string> {
-  const seen = new Set<string>();
+  const targets = new Map<string, string>();
   const repeated = new Set<string>();
   const visit = (list: Array<AriaNode | string>) => {
     for (const node of list) {
       if (typeof node === 'string') continue;
       if (node.role === 'link' && node.name) {
-        if (seen.has(node.name)) repeated.add(node.name);
-        seen.add(node.name);
+        const url = node.url ?? '';
+        const seen = targets.get(node.name);
+        if (seen !== undefined && seen !== url) repeated.add(node.name);
+        targets.set(node.name, url);
       }
       if (node.children) visit(node.children);
     }

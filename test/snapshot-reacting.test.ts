@@ -91,7 +91,31 @@ describe('link targets', () => {
   it('are left out for a bare "#" and for same-named links that go to the same place, and kept where they differ', async () => {
     const snap = await open();
     expect(snap).toMatch(new RegExp(`^${REF} link "Refresh"$`, 'm'));
-    expect(snap).toMatch(new RegExp(`^${REF} link "Help"\\n${REF} link "Help"$`, 'm'));
     expect(snap).toMatch(new RegExp(`^${REF} link "Reports" -> /reports/2023\\n${REF} link "Reports" -> /reports/2024$`, 'm'));
+  });
+
+  it('a link without a name reads as its host and file, and its ref snapshot gives the whole target', async () => {
+    const snap = await open();
+    const ref = refBy(snap, 'link "cdn.example.com/…/block-diagram.png"$');
+    const whole = await call(env.browser, 'browser_snapshot', { ref });
+    expect(whole.snapshot).toContain('-> cdn.example.com/images/2016/05/a1b2c3d4e5f6/block-diagram.png?w=300&utm_source=feed');
+  });
+});
+
+describe('said once', () => {
+  it('two links side by side that read the same share one line, and both refs work', async () => {
+    const snap = await open();
+    const line = new RegExp(`^${REF}, ${REF} link "Help"$`, 'm').exec(snap);
+    expect(line, snap).not.toBeNull();
+    const page = await env.browser.page();
+    const targets = await Promise.all([line![1]!, line![2]!].map((ref) => page.getByRef(ref).evaluate((el) => (el as HTMLAnchorElement).href)));
+    expect(targets.map((href) => new URL(href).pathname)).toEqual(['/help', '/help']);
+    expect(await page.getByRef(line![1]!).evaluate((a, b) => a !== b, await page.getByRef(line![2]!).elementHandle())).toBe(true);
+  });
+
+  it('an image whose name the link beside it already says is left out', async () => {
+    const snap = await open();
+    expect(snap).toMatch(new RegExp(`^${REF} link "Acme Garden"$`, 'm'));
+    expect(snap).not.toContain('img "Acme Garden"');
   });
 });

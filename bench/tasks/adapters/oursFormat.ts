@@ -2,6 +2,7 @@
  * Parser for this package's snapshot lines (docs/snapshot-format.md):
  *
  *   e23 textbox "Notes" value="…" required
+ *   e5 menuitem > e6 link "Home"
  *   e9 button icon="trash"
  *   e13 table:
  *   # Heading
@@ -14,9 +15,12 @@
 import { linkParents, View, type Item } from '../policy/view.js';
 
 const JSON_STRING = '"(?:[^"\\\\]|\\\\.)*"';
-const CONTROL = /^((?:f\d+)?e\d+) ([a-z][\w-]*)(.*)$/;
+// `e5 button "Share"`, or `e5, e9 button "Share"` for two that read the same (the first ref serves).
+const CONTROL = /^((?:f\d+)?e\d+)(?:, (?:f\d+)?e\d+)* ([a-z][\w-]*)(.*)$/;
+// `e5 menuitem > e6 link "Home"`: a control wrapped in another that reacts.
+const WRAPPER = /^((?:f\d+)?e\d+) ([a-z][\w-]*) > (.*)$/;
 const SECTION_NO_REF = new RegExp(`^([a-z][\\w-]*)(?: (${JSON_STRING}))?:$`);
-const META = /^(page |scroll: |above: |below: |\[cut |! )/;
+const META = /^(page |scroll: |whole page in view$|(above|below)( \d+px)?(:|$)|\[cut |! )/;
 const SECTION_ROLES = new Set([
   'dialog', 'alertdialog', 'iframe', 'navigation', 'form', 'search', 'menu', 'menubar', 'tablist', 'tree', 'table',
   'grid', 'banner', 'contentinfo', 'complementary', 'region', 'list', 'group', 'main', 'article', 'row', 'rowgroup',
@@ -107,6 +111,13 @@ export function parseOurs(text: string, source: string, partial = false): View {
     tableStarts = / \(\d+ cols?\):$/.test(body);
     if (row) {
       raw.push(...row);
+      continue;
+    }
+    const wrapper = WRAPPER.exec(body);
+    const inner = wrapper && CONTROL.exec(wrapper[3]!);
+    if (wrapper && inner) {
+      raw.push({ ref: wrapper[1], role: wrapper[2]!, name: '', text: '', states: [], depth });
+      raw.push({ ref: inner[1], role: inner[2]!, text: '', depth: depth + 1, ...parseRest(inner[3]!) });
       continue;
     }
     const control = CONTROL.exec(body);

@@ -71,6 +71,15 @@ describe('elements the page reacts to', () => {
     expect(await page.locator('mjx-container').getAttribute('role')).toBeNull();
   });
 
+  it('a focusable slideshow wrapping a panel of the same size keeps its own ref, with the panel inside', async () => {
+    const snap = await open();
+    const line = new RegExp(`^${REF} clickable "Slide one of three: [^"]+"$`, 'm').exec(snap);
+    expect(line, snap).not.toBeNull();
+    const page = await env.browser.page();
+    expect(await page.getByRef(line![1]!).evaluate((el) => el.id)).toBe('slideshow');
+    expect(snap).toMatch(new RegExp(`^ ${REF} link "Next slide"$`, 'm'));
+  });
+
   it("a slider's handle is listed as a slider inside its track, and takes arrow keys", async () => {
     const snap = await open();
     expect(snap).toMatch(new RegExp(`^${REF} clickable icon="track"\\n ${REF} slider icon="knob handle"$`, 'm'));

@@ -23,6 +23,8 @@ export interface ElementFacts {
   clickable?: 'click' | 'drag';
   /** For a control with no accessible name: what its icon, title, class or id suggests ("trash", "more"). */
   icon?: string;
+  /** Given the role "group" for the capture (see `collectPageFacts`): the facts are this wrapper's, not its same-box child's. */
+  grouped?: boolean;
   /** A script-made slider's handle (focusable, empty, called a handle, thumb or knob): it takes arrow keys. */
   slider?: boolean;
   /** aria-expanded, a `<summary>`'s `<details>`, or a tree item's nested list being shown. */
@@ -194,6 +196,7 @@ export function collectPageFacts({ secretSelector, listenersKey, markersKey, mar
         if (!ownText && !el.getAttribute('aria-label')) {
           el.setAttribute('role', 'group');
           markers.push([el, 'role']);
+          add(el, { grouped: true });
         }
       }
     }

@@ -55,6 +55,8 @@ export interface WalkContext {
   offsetY: number;
   /** Inside an element listed as clickable: only controls and elements with handlers of their own get a line. */
   inClickable: boolean;
+  /** Box key of the clickable being listed: a child with the same box does not take its facts again. */
+  claimed?: string;
   /** Inside a clickable whose text is its name: list its controls, not its text again. */
   controlsOnly?: boolean;
   /** Directly inside a list item: a nested list is indented (trees drawn with lists). */

@@ -12,10 +12,18 @@ import { collectText } from './text.js';
 /** A clickable whose text runs longer than this is a container (a card, a panel): a header, then its lines. */
 const LABEL_LIMIT = 150;
 
-
-/** Facts of a node, unless a child has the very same box: then the fact was collected from the child. */
+/**
+ * Facts of a node. Facts are found by box, so a parent and a child with the very same box share them: they
+ * go to the child, unless the parent is one facts.ts gave the role "group" for the capture (a reacting
+ * wrapper: a slideshow with a tabindex, a MathJax display formula), and not to a node inside a clickable
+ * that already took them.
+ */
 export function ownFacts(node: AriaNode, ctx: WalkContext): ElementFacts | undefined {
-  return node.ref && node.box && !hasSameBoxChild(node) ? ctx.fields.get(boxKey(node.box)) : undefined;
+  if (!node.ref || !node.box) return undefined;
+  const key = boxKey(node.box);
+  const facts = ctx.fields.get(key);
+  if (!facts || ctx.claimed === key) return undefined;
+  return (node.role === 'group' && facts.grouped) || !hasSameBoxChild(node) ? facts : undefined;
 }
 
 /** A node listed on its own inside a clickable: a control, or an element with a handler of its own. */
@@ -54,11 +62,13 @@ function hasListedDescendant(node: AriaNode, ctx: WalkContext): boolean {
  * draggable) or a pointer cursor. Writes their line, and the controls inside them, and returns true; returns
  * false when the node is better walked as a container.
  */
-export function clickable(node: AriaNode, ctx: WalkContext, out: Line[]): boolean {
-  const facts = ownFacts(node, ctx);
+export function clickable(node: AriaNode, outer: WalkContext, out: Line[]): boolean {
+  const facts = ownFacts(node, outer);
   const hinted = facts?.clickable;
-  const pointer = node.cursor === 'pointer' && !ctx.inClickable;
+  const pointer = node.cursor === 'pointer' && !outer.inClickable;
   if (!hinted && !pointer) return false;
+  // From here on its facts are this node's: a child with the same box does not react on its own.
+  const ctx: WalkContext = hinted ? { ...outer, claimed: boxKey(node.box!) } : outer;
   const inside = hasListedDescendant(node, ctx);
   // A pointer cursor is inherited by everything in a clickable area; with controls inside, they are the targets.
   if (!hinted && inside) return false;
@@ -93,7 +103,7 @@ export function clickable(node: AriaNode, ctx: WalkContext, out: Line[]): boolea
  */
 export function wrapper(node: AriaNode, kind: string, ctx: WalkContext, out: Line[], onlyOne = false): boolean {
   const inner: Line[] = [];
-  walk(node.children ?? [], { ...ctx, container: node.ref }, inner, node.box);
+  walk(node.children ?? [], { ...ctx, container: node.ref, claimed: node.box && boxKey(node.box) }, inner, node.box);
   const prefix = `${node.ref} ${kind}`;
   const append = (lines: Line[], deeper: number) => {
     const offset = out.length;

@@ -80,6 +80,14 @@ describe('elements the page reacts to', () => {
     expect(snap).toMatch(new RegExp(`^ ${REF} link "Next slide"$`, 'm'));
   });
 
+  it('a focusable gallery showing only pictures gets a ref of its own', async () => {
+    const snap = await open();
+    const line = new RegExp(`^${REF} clickable "Harbour at dawn`, 'm').exec(snap);
+    expect(line, snap).not.toBeNull();
+    const page = await env.browser.page();
+    expect(await page.getByRef(line![1]!).evaluate((el) => el.id)).toBe('gallery');
+  });
+
   it("a slider's handle is listed as a slider inside its track, and takes arrow keys", async () => {
     const snap = await open();
     expect(snap).toMatch(new RegExp(`^${REF} clickable icon="track"\\n ${REF} slider icon="knob handle"$`, 'm'));

@@ -184,16 +184,17 @@ export function collectPageFacts({ secretSelector, listenersKey, markersKey, mar
     const labels = labelled;
     for (const el of own) {
       if (el.getAttribute('role') || el.closest('[contenteditable]')) continue;
-      if (!(el.textContent ?? '').trim()) {
-        if (el.getAttribute('aria-label') || el.getAttribute('aria-labelledby') || el.getAttribute('title') || el.querySelector('img[alt]:not([alt=""])')) continue;
+      const empty = !(el.textContent ?? '').trim();
+      const named = el.getAttribute('aria-label') || el.getAttribute('aria-labelledby') || el.getAttribute('title');
+      if (empty && !named && !el.querySelector('img[alt]:not([alt=""])')) {
         labels.set(el, iconHint(el) || el.tagName.toLowerCase());
-      } else if (el.childNodes.length === 1 && el.firstChild!.nodeType === Node.TEXT_NODE && getComputedStyle(el).display === 'inline') {
+      } else if (!empty && el.childNodes.length === 1 && el.firstChild!.nodeType === Node.TEXT_NODE && getComputedStyle(el).display === 'inline') {
         const marker = document.createComment('');
         el.appendChild(marker);
         markers.push(marker);
-      } else if (el.matches('div, span, a, b, i, u, s, small, font, center') || el.tagName.includes('-')) {
+      } else if (!named && (el.matches('div, span, a, b, i, u, s, small, font, center') || el.tagName.includes('-'))) {
         const ownText = [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && (n.textContent ?? '').trim());
-        if (!ownText && !el.getAttribute('aria-label')) {
+        if (!ownText) {
           el.setAttribute('role', 'group');
           markers.push([el, 'role']);
           add(el, { grouped: true });

@@ -101,7 +101,7 @@ describe('controls made by script', () => {
 
   it('an empty slider handle with a tabindex gets a ref and takes keys', async () => {
     const snap = await open('script-controls.html');
-    const handle = refBy(snap, 'clickable icon="ui slider handle"');
+    const handle = refBy(snap, 'slider icon="ui slider handle"');
     const pressed = await call(env.browser, 'browser_press', { ref: handle, key: 'ArrowRight' });
     expect(pressed.ok, JSON.stringify(pressed.error)).toBe(true);
     expect(await text('#volume-out')).toBe('40');

@@ -102,7 +102,7 @@ describe('task pages', () => {
 describe('parsers', () => {
   it('read our snapshot lines and changes', () => {
     const view = parseOurs(
-      'page "T" http://x/\nscroll: the whole page is in view\n# Title\nSome text…\ne5 textbox "Notes" value="a \\"b\\"" required\ne9 button icon="trash"\ne13 table:\n e16 columnheader "Name"\n- … 12 more items (browser_snapshot ref e40 lists them)',
+      'page "T" http://x/\nwhole page in view\n# Title\nSome text…\ne5 textbox "Notes" value="a \\"b\\"" required\ne9 button icon="trash"\ne13 table:\n e16 columnheader "Name"\n- … 12 more items (browser_snapshot ref e40 lists them)',
       'snapshot',
     );
     expect(view.find((i) => i.ref === 'e5')).toMatchObject({ role: 'textbox', name: 'Notes', value: 'a "b"', states: ['required'] });

@@ -8,21 +8,44 @@ import type { WalkContext } from './lines.js';
 
 const VALUE_ROLES = new Set(['textbox', 'searchbox', 'spinbutton', 'slider']);
 const URL_LIMIT = 60;
+const URL_NAME_LIMIT = 45;
 
 export function factsOf(node: AriaNode, ctx: WalkContext): ElementFacts | undefined {
   return node.box ? ctx.fields.get(boxKey(node.box)) : undefined;
 }
 
-function shortUrl(url: string, base: URL | undefined): string {
+/** A link target, cut at URL_LIMIT except in a `ref` snapshot (no text limit there): that is where it is read whole. */
+function shortUrl(url: string, base: URL | undefined, whole: boolean): string {
+  return whole ? siteUrl(url, base) : truncate(siteUrl(url, base), URL_LIMIT);
+}
+
+/** A URL as the model reads it: a path on this site, "#part" in this page, else without scheme and "www.". */
+function siteUrl(url: string, base: URL | undefined): string {
   let shown = url;
   try {
     const resolved = new URL(url, base);
-    if (base && resolved.origin === base.origin) shown = resolved.pathname + resolved.search + resolved.hash;
+    // A link into this very page says only where in it ("#top"), or nothing for a bare "#" (a script's link).
+    if (base && resolved.origin === base.origin && resolved.pathname === base.pathname && resolved.search === base.search) shown = resolved.hash.length > 1 ? resolved.hash : '';
+    else if (base && resolved.origin === base.origin) shown = resolved.pathname + resolved.search + resolved.hash;
     else shown = /^https?:$/.test(resolved.protocol) ? resolved.href.replace(/^https?:\/\/(www\.)?/, '') : resolved.href;
   } catch {
     // keep what the page wrote
   }
-  return truncate(shown, URL_LIMIT);
+  return shown;
+}
+
+/**
+ * A link with no name is named by its target, told apart by host and file rather than by tracking
+ * parameters: "medium.com/backchannel" for "medium.com/backchannel?source=logo-…", and the host and the last
+ * segment of a long path ("1.bp.blogspot.com/…/greenpak.png"). Its `ref` snapshot prints the whole target.
+ */
+function urlName(target: string): string {
+  const [path = '', query] = target.split(/[?#]/, 2);
+  const base = query !== undefined && path && !/\/$/.test(path) ? path : target;
+  if (base.length <= URL_NAME_LIMIT) return base;
+  const parts = base.split('/').filter(Boolean);
+  const last = parts[parts.length - 1] ?? '';
+  return parts.length > 2 ? `${parts[0]}/…/${truncate(last, URL_NAME_LIMIT - parts[0]!.length - 3)}` : truncate(base, URL_NAME_LIMIT);
 }
 
 function selectedOptions(node: AriaNode): string[] {
@@ -57,20 +80,23 @@ const GENERIC_LINK_NAMES = /^(more|read more|see more|learn more|more info|detai
 function linkTarget(name: string, url: string, target: string, ctx: WalkContext): string | undefined {
   const mode = ctx.linkTargets ?? 'all';
   if (mode === 'none' || /^javascript:/i.test(url) || name === target) return undefined;
-  if (mode === 'all') return target;
+  if (!target || mode === 'all') return target || undefined;
   if (!name || GENERIC_LINK_NAMES.test(name.trim()) || ctx.repeatedLinkNames?.has(name)) return target;
   return undefined;
 }
 
+/** Link names shared by links that go to different places: there, the target tells them apart. */
 export function repeatedLinkNames(nodes: Array<AriaNode | string>): Set<string> {
-  const seen = new Set<string>();
+  const targets = new Map<string, string>();
   const repeated = new Set<string>();
   const visit = (list: Array<AriaNode | string>) => {
     for (const node of list) {
       if (typeof node === 'string') continue;
       if (node.role === 'link' && node.name) {
-        if (seen.has(node.name)) repeated.add(node.name);
-        seen.add(node.name);
+        const url = node.url ?? '';
+        const seen = targets.get(node.name);
+        if (seen !== undefined && seen !== url) repeated.add(node.name);
+        targets.set(node.name, url);
       }
       if (node.children) visit(node.children);
     }
@@ -111,8 +137,8 @@ export function controlLine(node: AriaNode, ctx: WalkContext): string {
     // Playwright leaves the name out when the children spell it (an image's alt, a heading inside a link).
     name = node.text || collectText(node);
   }
-  const target = node.role === 'link' && node.url ? shortUrl(node.url, ctx.pageUrl) : undefined;
-  if (!name && !facts?.icon && target) name = target;
+  const target = node.role === 'link' && node.url ? shortUrl(node.url, ctx.pageUrl, ctx.textLimit === Infinity) : undefined;
+  if (!name && !facts?.icon && target) name = urlName(siteUrl(node.url!, ctx.pageUrl));
 
   const parts = [node.ref ?? '', node.role];
   if (name) parts.push(quote(truncate(name, ctx.nameLimit)));

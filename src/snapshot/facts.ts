@@ -23,6 +23,10 @@ export interface ElementFacts {
   clickable?: 'click' | 'drag';
   /** For a control with no accessible name: what its icon, title, class or id suggests ("trash", "more"). */
   icon?: string;
+  /** Given the role "group" for the capture (see `collectPageFacts`): the facts are this wrapper's, not its same-box child's. */
+  grouped?: boolean;
+  /** A script-made slider's handle (focusable, empty, called a handle, thumb or knob): it takes arrow keys. */
+  slider?: boolean;
   /** aria-expanded, a `<summary>`'s `<details>`, or a tree item's nested list being shown. */
   expanded?: boolean;
 }
@@ -116,6 +120,15 @@ export function collectPageFacts({ secretSelector, listenersKey, markersKey, mar
   const record = (window as unknown as Record<symbol, { live(): EventTarget[] } | undefined>)[Symbol.for(listenersKey)];
   const listened = record ? record.live() : [];
   for (const target of listened) if (target instanceof Element && inScope(target)) reacting.add(target);
+  // One listener on a widget serves its parts (a date picker's arrows): anchors without href and elements
+  // naming their handler in a data attribute are what it serves. Not below a page-sized root (React's).
+  const viewportArea = innerWidth * innerHeight;
+  for (const target of listened) {
+    if (!(target instanceof Element) || !inScope(target) || target === document.body || target === document.documentElement) continue;
+    const r = target.getBoundingClientRect();
+    if (r.width * r.height > viewportArea) continue;
+    for (const el of target.querySelectorAll('a:not([href]), [data-handler], [data-action]')) reacting.add(el);
+  }
   // jQuery keeps delegated handlers (`$(list).on('click', '.item', fn)`) on the container, with the selector they serve.
   const jq = (window as unknown as { jQuery?: { _data?: (el: unknown, key: string) => unknown } }).jQuery;
   if (typeof jq?._data === 'function') {
@@ -180,7 +193,6 @@ export function collectPageFacts({ secretSelector, listenersKey, markersKey, mar
 
   // Controls Playwright names and refs by itself. An <a> without href is not one: it has no role.
   const CONTROLS = 'a[href], button, input, select, textarea, summary, option, label';
-  const viewportArea = innerWidth * innerHeight;
   const own: Element[] = [];
   for (const el of reacting) {
     if (el === document.body || el === document.documentElement || el.matches(CONTROLS)) continue;
@@ -188,29 +200,44 @@ export function collectPageFacts({ secretSelector, listenersKey, markersKey, mar
     // A listener on a page-sized wrapper is delegation or "click outside to close", not a control.
     if (r.width * r.height <= viewportArea * 0.4) own.push(el);
   }
-  // Playwright makes no node, so no ref, for an inline element holding only text, nor for an element showing
-  // no text (an icon, a slider handle: dropped or folded into its parent). For the time of the capture, the
-  // first gets an empty comment (one more child node, no effect on layout or text), the second an aria-label
-  // with its icon hint (a name keeps the node). Done before any box is measured.
-  const markers: Array<Comment | Element> = [];
-  const marked = new Set<Node>();
+  // Playwright makes no node, so no ref, for an inline element holding only text, for an element showing no
+  // text (an icon, a slider handle: dropped or folded into its parent), nor for an unnamed element whose one
+  // child has a node of its own (a MathJax formula: the child takes its place). For the time of the capture,
+  // the first gets an empty comment (one more child node, no effect on layout or text), the second an
+  // aria-label with its icon hint (a name keeps the node), the third the neutral role "group" (only generic
+  // nodes are folded). Hints are all taken before any is set, so a container's hint is not its handle's.
+  // Done before any box is measured; `releaseElements` takes every mark out again.
+  const markers: Array<Comment | [Element, string]> = [];
+  const labelled = new Map<Element, string>();
   if (mark) {
+    const labels = labelled;
     for (const el of own) {
       if (el.getAttribute('role') || el.closest('[contenteditable]')) continue;
-      if (!hasText(el)) {
-        if (el.getAttribute('aria-label') || el.getAttribute('aria-labelledby') || el.getAttribute('title') || el.querySelector('img[alt]:not([alt=""])')) continue;
-        el.setAttribute('aria-label', iconHint(el) || el.tagName.toLowerCase());
-        markers.push(el);
-        marked.add(el);
-      } else if (el.childNodes.length === 1 && el.firstChild!.nodeType === Node.TEXT_NODE && getComputedStyle(el).display === 'inline') {
+      const empty = !hasText(el);
+      const named = el.getAttribute('aria-label') || el.getAttribute('aria-labelledby') || el.getAttribute('title');
+      if (empty && !named && !el.querySelector('img[alt]:not([alt=""])')) {
+        labels.set(el, iconHint(el) || el.tagName.toLowerCase());
+      } else if (!empty && el.childNodes.length === 1 && el.firstChild!.nodeType === Node.TEXT_NODE && getComputedStyle(el).display === 'inline') {
         const marker = document.createComment('');
         el.appendChild(marker);
         markers.push(marker);
+      } else if (!named && (el.matches('div, span, a, b, i, u, s, small, font, center') || el.tagName.includes('-'))) {
+        const ownText = [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && (n.textContent ?? '').trim());
+        if (!ownText) {
+          el.setAttribute('role', 'group');
+          markers.push([el, 'role']);
+          add(el, { grouped: true });
+        }
       }
+    }
+    for (const [el, label] of labels) {
+      el.setAttribute('aria-label', label);
+      markers.push([el, 'aria-label']);
     }
   }
   for (const el of own) {
     add(el, { clickable: el.getAttribute('draggable') === 'true' ? 'drag' : 'click' });
+    if ((el as HTMLElement).tabIndex >= 0 && !(el.textContent ?? '').trim() && /(^|[\s_-])(handle|thumb|knob)([\s_-]|$)/i.test(el.getAttribute('class') ?? '')) add(el, { slider: true });
     // The label of a nested-list item that holds a list of its own is a tree folder, open when that list shows.
     const item = el.closest('li');
     if (item && !el.hasAttribute('aria-expanded')) {
@@ -218,16 +245,17 @@ export function collectPageFacts({ secretSelector, listenersKey, markersKey, mar
       if (sublist && !sublist.contains(el)) add(el, { expanded: sublist.checkVisibility() && sublist.getBoundingClientRect().height > 0 });
     }
   }
-  if (markers.length) (window as unknown as Record<symbol, Array<Comment | Element>>)[Symbol.for(markersKey)] = markers;
+  if (markers.length) (window as unknown as Record<symbol, typeof markers>)[Symbol.for(markersKey)] = markers;
 
   // Icon-only controls: the accessible name is empty, so guess from the icon. Marked ones carry the guess as
   // their aria-label for now: they are named by it, and their facts say it is a guess.
   const unnamed = new Set([...within('a, button, [role=button], [role=link], [role=menuitem], [role=tab], [onclick]'), ...own]);
   for (const el of unnamed) {
-    if (!marked.has(el) && (el.getAttribute('aria-label') || el.getAttribute('aria-labelledby') || el.getAttribute('title'))) continue;
+    const marked = labelled.get(el);
+    if (!marked && (el.getAttribute('aria-label') || el.getAttribute('aria-labelledby') || el.getAttribute('title'))) continue;
     if (hasText(el)) continue;
     if (el.querySelector('img[alt]:not([alt=""])')) continue;
-    const hint = iconHint(el);
+    const hint = marked ?? iconHint(el);
     if (hint) add(el, { icon: hint });
   }
 
@@ -276,8 +304,8 @@ export type PageFacts = ReturnType<typeof collectPageFacts>;
 export function releaseElements(markersKey: string): void {
   const w = window as unknown as Record<symbol, unknown>;
   const symbol = Symbol.for(markersKey);
-  for (const marker of (w[symbol] as Array<Comment | Element> | undefined) ?? []) {
-    if (marker instanceof Element) marker.removeAttribute('aria-label');
+  for (const marker of (w[symbol] as Array<Comment | [Element, string]> | undefined) ?? []) {
+    if (Array.isArray(marker)) marker[0].removeAttribute(marker[1]);
     else marker.remove();
   }
   delete w[symbol];

@@ -7,6 +7,7 @@ import type { AriaNode, Capture } from './capture.js';
 import { repeatedLinkNames } from './controls.js';
 import { findSubtree, frameOffset, MODAL_ROLES, NAME_LIMIT, Priority, quote, rootContext, truncate, walk, type Line, type WalkContext } from './lines.js';
 import { stageSync } from '../stages.js';
+import { sayOnce, summariseRepeats } from './compact.js';
 import { countTokens } from './tokens.js';
 
 
@@ -68,7 +69,7 @@ function offScreen(lines: Line[], counted: Record<string, number> | undefined): 
 }
 
 function px(n: number): string {
-  return `${Math.max(0, Math.round(n)).toLocaleString('en-US')}px`;
+  return `${Math.max(0, Math.round(n))}px`;
 }
 
 /** Removes section headers that ended up with nothing inside. */
@@ -111,33 +112,6 @@ function addContext(lines: Line[], keep: boolean[]): void {
       if (line.sectionEnd !== undefined && j < i && line.sectionEnd > i) keep[j] = true;
     });
   }
-}
-
-const REPEAT_KEEP = 5;
-const REPEAT_MIN = 9;
-
-/** Long runs of list-item text (menus of 200 links are controls and stay) shrink to a few lines and a count. */
-function summariseRepeats(lines: Line[], keep: boolean[]): void {
-  let start = -1;
-  const flush = (end: number) => {
-    const run: number[] = [];
-    for (let i = start; i < end; i++) if (keep[i]) run.push(i);
-    if (run.length >= REPEAT_MIN) {
-      const hidden = run.slice(REPEAT_KEEP);
-      for (const i of hidden) keep[i] = false;
-      const first = lines[hidden[0]!]!;
-      const expand = first.container ? ` (browser_snapshot ref ${first.container} lists them)` : '';
-      lines[hidden[0]!] = { ...first, text: `- … ${hidden.length} more items${expand}`, kind: 'text' };
-      keep[hidden[0]!] = true;
-    }
-    start = -1;
-  };
-  lines.forEach((line, i) => {
-    const isItem = line.kind === 'text' && line.text.startsWith('- ');
-    if (isItem && start === -1) start = i;
-    else if (!isItem && start !== -1 && keep[i]) flush(i);
-  });
-  if (start !== -1) flush(lines.length);
 }
 
 /** Modal dialogs and the controls of a covering overlay come first: they decide what can be clicked. */
@@ -229,33 +203,35 @@ export function formatSnapshot(capture: Capture, options: FormatOptions): Format
   keepTableHeaders(lines, keep);
   dropEmptySections(lines, keep);
   if (!options.ref && !options.find) summariseRepeats(lines, keep);
+  const twins = sayOnce(lines, keep);
 
   const header: string[] = [];
   const title = capture.title ? ` ${quote(truncate(capture.title, NAME_LIMIT))}` : '';
   const belowPx = metrics.scrollHeight - metrics.scrollY - metrics.viewportHeight;
   header.push(`page${title} ${capture.url}${subtreeNote}${findNote}`);
-  header.push(
-    metrics.scrollY <= 0 && belowPx <= 1
-      ? 'scroll: the whole page is in view'
-      : `scroll: ${metrics.scrollY <= 0 ? 'top' : `${px(metrics.scrollY)} above`}, ${belowPx <= 1 ? 'bottom' : `${px(belowPx)} below`}`,
-  );
+  // Where the page is scrolled and what lies beyond the screen, one line each way: "above 648px: 5 links"
+  // at the top, "below 7085px: 120 links, 3 buttons" at the end. No "above" line means the top of the page.
+  const beyond = (where: string, distance: number, counts: string) =>
+    distance > 1 ? `${where} ${px(distance)}${counts ? `: ${counts}` : ''}` : counts ? `${where}: ${counts}` : '';
+  if (metrics.scrollY <= 0 && belowPx <= 1) header.push('whole page in view');
   const modal = lines.find((l) => MODAL_ROLES.has(l.kind));
   if (modal) header.push(`! a ${modal.kind} is open and may block the page: ${modal.text.replace(/:$/, '')}`);
   else if (capture.overlay && !options.ref) {
     header.push(`! an overlay covers ${Math.round(capture.overlay.coverage * 100)}% of the screen and may block clicks: ${quote(truncate(capture.overlay.text, 80))}${capture.overlay.controls.length ? ' (its controls are listed first)' : ''}`);
   }
   const counted = options.find ? undefined : capture.region?.tallies;
-  const aboveTally = options.find ? '' : offScreen(above, counted?.above);
-  if (aboveTally) header.push(`above: ${aboveTally}`);
+  const aboveLine = beyond('above', metrics.scrollY, options.find ? '' : offScreen(above, counted?.above));
+  if (aboveLine) header.push(aboveLine);
   const [ordered, orderedKeep] = blockersFirst(lines, keep, capture.overlay?.controls);
 
   const footer: string[] = [];
-  const belowTally = options.find ? '' : offScreen(below, counted?.below);
-  if (belowTally) footer.push(`below: ${belowTally}`);
+  const belowLine = beyond('below', belowPx, options.find ? '' : offScreen(below, counted?.below));
+  if (belowLine) footer.push(belowLine);
   const besideTally = options.find ? '' : offScreen(beside, counted?.beside);
   if (besideTally) footer.push(`beside: ${besideTally} (scrolled out sideways)`);
 
-  return stageSync('snapshot: token budget', () => applyBudget(ordered, orderedKeep, header, footer, options.maxTokens));
+  const formatted = stageSync('snapshot: token budget', () => applyBudget(ordered, orderedKeep, header, footer, options.maxTokens));
+  return { ...formatted, refsShown: formatted.refsShown + twins };
 }
 
 function render(line: Line): string {

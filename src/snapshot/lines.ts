@@ -1,11 +1,12 @@
 /**
  * Lines: walks a captured aria tree and turns each element worth showing into one line of the snapshot
  * format (docs/snapshot-format.md), with its position, priority and kind. How a control's line reads is
- * controls.ts's, a data table's table.ts's, text joining and limits text.ts's; choosing which lines to show,
- * and the budget, is format.ts's job.
+ * controls.ts's, a reacting element's reacting.ts's, a data table's table.ts's, text joining and limits
+ * text.ts's; choosing which lines to show, and the budget, is format.ts's job.
  */
-import { boxKey, type AriaNode, type Box, type Capture, type ElementFacts } from './capture.js';
-import { clickableLine, controlLine } from './controls.js';
+import { type AriaNode, type Box, type Capture, type ElementFacts } from './capture.js';
+import { controlLine } from './controls.js';
+import { clickable, ownFacts, wrapper } from './reacting.js';
 import { TABLE_ROLES, tableLines } from './table.js';
 import { collectText, isTextLeaf, joinPieces, NAME_LIMIT, quote, separator, shownWhole, TEXT_LIMIT, truncate, type Piece } from './text.js';
 
@@ -21,9 +22,6 @@ const SECTIONS = new Set([
   'dialog', 'alertdialog', 'iframe', 'navigation', 'form', 'search', 'menu', 'menubar', 'tablist', 'tree', 'table', 'grid', 'treegrid', 'banner', 'contentinfo', 'complementary', 'region',
 ]);
 export const MODAL_ROLES = new Set(['dialog', 'alertdialog']);
-/** A clickable whose text runs longer than this is a container (a card, a panel): a header, then its lines. */
-const LABEL_LIMIT = 150;
-
 /** Value of lines when the budget forces a cut: lower goes first. */
 export const Priority = { Text: 0, Section: 1, Heading: 2, Control: 3 } as const;
 export type Priority = (typeof Priority)[keyof typeof Priority];
@@ -57,6 +55,8 @@ export interface WalkContext {
   offsetY: number;
   /** Inside an element listed as clickable: only controls and elements with handlers of their own get a line. */
   inClickable: boolean;
+  /** Box key of the clickable being listed: a child with the same box does not take its facts again. */
+  claimed?: string;
   /** Inside a clickable whose text is its name: list its controls, not its text again. */
   controlsOnly?: boolean;
   /** Directly inside a list item: a nested list is indented (trees drawn with lists). */
@@ -100,28 +100,6 @@ function hasRefDescendant(node: AriaNode): boolean {
   }
   controlInside.set(node, found);
   return found;
-}
-
-/** Facts of a node, unless a child has the very same box: then the fact was collected from the child. */
-function ownFacts(node: AriaNode, ctx: WalkContext): ElementFacts | undefined {
-  return node.ref && node.box && !hasSameBoxChild(node) ? ctx.fields.get(boxKey(node.box)) : undefined;
-}
-
-/** A node listed on its own inside a clickable: a control, or an element with a handler of its own. */
-function listedInside(node: AriaNode, ctx: WalkContext): boolean {
-  return (!!node.ref && LEAF_CONTROLS.has(node.role)) || !!ownFacts(node, ctx)?.clickable;
-}
-
-const listedBelow = new WeakMap<AriaNode, boolean>();
-
-/** Memoised: pointer cursors are inherited, so nested clickable candidates ask it of the same subtrees. */
-function hasListedDescendant(node: AriaNode, ctx: WalkContext): boolean {
-  let known = listedBelow.get(node);
-  if (known === undefined) {
-    known = (node.children ?? []).some((c) => typeof c !== 'string' && (listedInside(c, ctx) || hasListedDescendant(c, ctx)));
-    listedBelow.set(node, known);
-  }
-  return known;
 }
 
 /** Gives a new line its position; mutates the fresh object rather than copying it (hot path on big pages). */
@@ -190,6 +168,8 @@ export function walk(nodes: Array<AriaNode | string>, ctx: WalkContext, out: Lin
     if (node.box && node.box.height > 0) previousBottom = node.box.y + node.box.height;
 
     if (role === 'heading') {
+      // A heading that reacts (an accordion's section title) is a control first.
+      if (ownFacts(node, ctx)?.clickable && clickable(node, ctx, out)) continue;
       const level = Math.min(node.level ?? 2, 6);
       const name = node.name || node.text || '';
       if (name && !ctx.controlsOnly) out.push(placed({ ...textLine(name, `${'#'.repeat(level)} `, node.ref, undefined, ctx), priority: Priority.Heading, kind: 'heading' }, node.box, ctx));
@@ -198,9 +178,8 @@ export function walk(nodes: Array<AriaNode | string>, ctx: WalkContext, out: Lin
       continue;
     }
 
-    // A wrapper role (a menuitem around a link) with no name of its own: list what is inside instead.
-    if (node.ref && LEAF_CONTROLS.has(role) && !node.name && hasRefDescendant(node)) {
-      walk(node.children ?? [], { ...ctx, container: node.ref }, out, node.box);
+    if (node.ref && LEAF_CONTROLS.has(role) && hasRefDescendant(node)) {
+      wrapper(node, role, ctx, out);
       continue;
     }
     if (node.ref && (LEAF_CONTROLS.has(role) || COMPOSITE_CONTROLS.has(role))) {
@@ -252,44 +231,6 @@ export function walk(nodes: Array<AriaNode | string>, ctx: WalkContext, out: Lin
     walk(node.children ?? [], inner, out, node.box);
   }
   flushText();
-}
-
-/**
- * Elements that are no control but react: a handler of their own (facts: onclick, listener, tabindex,
- * draggable) or a pointer cursor. Writes their line, and the controls inside them, and returns true; returns
- * false when the node is better walked as a container.
- */
-function clickable(node: AriaNode, ctx: WalkContext, out: Line[]): boolean {
-  const facts = ownFacts(node, ctx);
-  const hinted = facts?.clickable;
-  const pointer = node.cursor === 'pointer' && !ctx.inClickable;
-  if (!hinted && !pointer) return false;
-  const inside = hasListedDescendant(node, ctx);
-  // A pointer cursor is inherited by everything in a clickable area; with controls inside, they are the targets.
-  if (!hinted && inside) return false;
-  const kind = hinted === 'drag' ? 'draggable' : 'clickable';
-  let label = (node.name || (inside ? collectText(node, (child) => listedInside(child, ctx)) : node.text || collectText(node))).trim();
-  // An element showing no text was named by its icon hint for the capture (facts.ts): say it is a guess.
-  if (facts?.icon && label === facts.icon) label = '';
-  if (!label && !facts?.icon && (inside || !hinted)) return false; // a container for delegated handlers, or nothing to say
-  const ref = node.ref!;
-  if (label.length > LABEL_LIMIT) {
-    // A card or panel that reacts as a whole: its ref as a header, then its text and controls as usual.
-    const index = out.length;
-    out.push(placed({ text: `${ref} ${kind}:`, depth: ctx.depth, priority: Priority.Control, kind, ref }, node.box, ctx));
-    walk(node.children ?? [], { ...ctx, depth: ctx.depth + 1, container: ref, inClickable: true }, out, node.box);
-    out[index]!.sectionEnd = out.length;
-    return true;
-  }
-  out.push(placed({ text: clickableLine(node, kind, label, facts, ctx), depth: ctx.depth, priority: Priority.Control, kind, ref }, node.box, ctx));
-  // A row that opens on click and holds its own buttons (a mail row and its trash icon): those, indented.
-  if (inside) walk(node.children ?? [], { ...ctx, depth: ctx.depth + 1, container: ref, inClickable: true, controlsOnly: true }, out, node.box);
-  return true;
-}
-
-function hasSameBoxChild(node: AriaNode): boolean {
-  const key = node.box && boxKey(node.box);
-  return (node.children ?? []).some((child) => typeof child !== 'string' && !!child.box && boxKey(child.box) === key);
 }
 
 export { collectText };

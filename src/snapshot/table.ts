@@ -55,7 +55,8 @@ function cellText(cell: AriaNode, ctx: WalkContext): { text: string; control: bo
   let control = false;
   const parts: string[] = [];
   const facts = factsOf(cell, ctx);
-  const own = cell.ref && (facts?.clickable || (cell.role === 'gridcell' && !hasControl(cell)));
+  // A cell that reacts is written by its ref, unless it holds a control: then that control is the target.
+  const own = cell.ref && !hasControl(cell) && (facts?.clickable || cell.role === 'gridcell');
   const visit = (nodes: Array<AriaNode | string>) => {
     for (const node of nodes) {
       if (typeof node === 'string') parts.push(node);

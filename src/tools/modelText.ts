@@ -2,9 +2,9 @@
  * What the model reads of a tool result. Mastra sends `toModelOutput(result)` when a tool has one, and
  * `JSON.stringify(result)` otherwise; as JSON every quote in a snapshot becomes `\"` and every line break `\n`,
  * about a tenth more tokens for nothing. So results reach the model as plain text: notices first, then the
- * short fields as `key: value`, then the long ones (snapshot, changes) as blocks. An error keeps its code,
- * message, hint and retryability, and arrives as an error result. `execute()` still returns the typed object
- * for workflows and MCP.
+ * short fields as `key: value`, then the long ones (snapshot, changes) as blocks; a snapshot's block needs no
+ * label, its first line says what it is. An error keeps its code, message, hint and retryability, and arrives
+ * as an error result. `execute()` still returns the typed object for workflows and MCP.
  */
 
 /** Fields the model does not need in the text: sizes of the snapshot, for programs. */
@@ -42,7 +42,11 @@ function fieldLines(data: Record<string, unknown>): string[] {
     if (key === 'ref' && Object.values(data).some((other) => other !== value && typeof other === 'string' && other.startsWith(`${value} `))) continue;
     if (Array.isArray(value)) {
       if (value.length) blocks.push(`${key}:`, ...listLines(value));
-    } else if (isBlock(value)) blocks.push(`${key}:`, value);
+    } else if (isBlock(value)) {
+      // A snapshot says what it is on its first line ("page "Title" URL"): no label above it.
+      if (key === 'snapshot' && value.startsWith('page ')) blocks.push(value);
+      else blocks.push(`${key}:`, value);
+    }
     else short.push(`${key}: ${scalar(value)}`);
   }
   return [...short, ...blocks];
@@ -60,7 +64,7 @@ export function resultText(result: ResultLike): string {
   if (!result.ok && result.error) {
     const { code, message, hint, retryable, snapshot } = result.error;
     lines.push(`error ${code} (${retryable ? 'retryable' : 'not retryable'}): ${message}`, `hint: ${hint}`);
-    if (snapshot) lines.push('snapshot:', snapshot);
+    if (snapshot) lines.push(snapshot);
     return lines.join('\n');
   }
   lines.push(...fieldLines(result));

@@ -27,15 +27,19 @@ export const selectTool = defineBrowserTool({
     const { locator } = target;
     await ensureVisible(locator, target.label);
     const timeout = call.deadline.forStep();
-    const native = await locator.evaluate((el) => el instanceof HTMLSelectElement);
+    // Options by value, read before acting: a page may redraw the select on change (a date picker's month list),
+    // and the old element is gone when the selection is reported.
+    const optionLabels = await locator.evaluate((el) => (el instanceof HTMLSelectElement ? [...el.options].map((o) => [o.value, o.label] as [string, string]) : undefined));
+    const native = optionLabels !== undefined;
+    let chosen: string[] = [];
 
     const effects = await observeAction(call, async () => {
       if (native) {
         const choice = labels ? labels.map((label) => ({ label })) : values ? values.map((value) => ({ value })) : [{ index: index! }];
         try {
-          await locator.selectOption(choice, { timeout });
-        } catch (error) {
-          const options = await locator.evaluate((el) => [...(el as HTMLSelectElement).options].map((o) => o.label));
+          chosen = await locator.selectOption(choice, { timeout });
+        } catch {
+          const options = optionLabels!.map(([, label]) => label);
           throw new BrowserToolError('invalid_input', `No such option in ${target.label}. Its options are: ${options.map((o) => JSON.stringify(o)).join(', ')}.`, {
             hint: 'Use one of the listed labels exactly.',
           });
@@ -60,9 +64,8 @@ export const selectTool = defineBrowserTool({
       }
     });
 
-    const selected = native
-      ? await locator.evaluate((el) => [...(el as HTMLSelectElement).selectedOptions].map((o) => o.label))
-      : labels ?? [];
+    const byValue = new Map(optionLabels);
+    const selected = native ? chosen.map((value) => byValue.get(value) ?? value) : labels ?? [];
     return { ref: target.ref, selected, ...effects };
   },
 });

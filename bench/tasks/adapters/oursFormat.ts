@@ -2,6 +2,7 @@
  * Parser for this package's snapshot lines (docs/snapshot-format.md):
  *
  *   e23 textbox "Notes" value="…" required
+ *   e5 menuitem > e6 link "Home"
  *   e9 button icon="trash"
  *   e13 table:
  *   # Heading
@@ -14,9 +15,12 @@
 import { linkParents, View, type Item } from '../policy/view.js';
 
 const JSON_STRING = '"(?:[^"\\\\]|\\\\.)*"';
-const CONTROL = /^((?:f\d+)?e\d+) ([a-z][\w-]*)(.*)$/;
+// `e5 button "Share"`, or `e5, e9 button "Share"` for two that read the same (the first ref serves).
+const CONTROL = /^((?:f\d+)?e\d+)(?:, (?:f\d+)?e\d+)* ([a-z][\w-]*)(.*)$/;
+// `e5 menuitem > e6 link "Home"`: a control wrapped in another that reacts.
+const WRAPPER = /^((?:f\d+)?e\d+) ([a-z][\w-]*) > (.*)$/;
 const SECTION_NO_REF = new RegExp(`^([a-z][\\w-]*)(?: (${JSON_STRING}))?:$`);
-const META = /^(page |scroll: |above: |below: |\[cut |! )/;
+const META = /^(page |scroll: |whole page in view$|(above|below)( \d+px)?(:|$)|\[cut |! )/;
 const SECTION_ROLES = new Set([
   'dialog', 'alertdialog', 'iframe', 'navigation', 'form', 'search', 'menu', 'menubar', 'tablist', 'tree', 'table',
   'grid', 'banner', 'contentinfo', 'complementary', 'region', 'list', 'group', 'main', 'article', 'row', 'rowgroup',
@@ -53,8 +57,43 @@ function parseRest(rest: string): Pick<Item, 'name' | 'value' | 'icon' | 'states
   };
 }
 
+type RawItem = Omit<Item, 'index' | 'parent'>;
+
+/** One cell of a table row: text, control lines (`e16 button "Buy"`), or a cell that reacts (`e12 "15"`). */
+function cellItems(cell: string, role: string, depth: number): RawItem[] {
+  const reacting = new RegExp(`^((?:f\\d+)?e\\d+) (${JSON_STRING})$`).exec(cell);
+  if (reacting) return [{ ref: reacting[1], role, name: parseJson(reacting[2]!), text: '', states: [], depth }];
+  // Where each control's line starts: a ref followed by a role word.
+  const starts = [...cell.matchAll(/(?:^| )(?=(?:f\d+)?e\d+ [a-z])/g)].map((m) => m.index! + (m[0] ? 1 : 0));
+  if (!starts.length) return [{ role, name: cell, text: '', states: [], depth }];
+  const words = [cell.slice(0, starts[0]).trim()];
+  const controls: RawItem[] = [];
+  starts.forEach((start, i) => {
+    const control = CONTROL.exec(cell.slice(start, starts[i + 1] ?? cell.length).trim());
+    if (!control) return;
+    const item = { ref: control[1], role: control[2]!, text: '', depth: depth + 1, ...parseRest(control[3]!) };
+    controls.push(item);
+    words.push(item.name);
+  });
+  // The cell reads as its text with each control by its name, as a reader sees it.
+  return [{ role, name: words.filter(Boolean).join(' '), text: '', states: [], depth }, ...controls];
+}
+
+/**
+ * A table row as written (docs/snapshot-format.md): `| Kettle | 24.90 | e16 button "Buy" |`, with the row's
+ * ref in front when the row reacts. The first row after a `table (N cols):` line is taken as the header.
+ */
+function rowItems(body: string, depth: number, header: boolean): RawItem[] | undefined {
+  const match = /^(?:((?:f\d+)?e\d+) )?\| (.*) \|$/.exec(body);
+  if (!match) return undefined;
+  const cells = match[2]!.split(' | ').map((cell) => cell.trim());
+  const row: RawItem = { ref: match[1], role: 'row', name: '', text: '', states: [], depth };
+  return [row, ...cells.flatMap((cell) => cellItems(cell, header ? 'columnheader' : 'cell', depth + 1))];
+}
+
 export function parseOurs(text: string, source: string, partial = false): View {
-  const raw: Omit<Item, 'index' | 'parent'>[] = [];
+  const raw: RawItem[] = [];
+  let tableStarts = false;
   for (let line of text.split('\n')) {
     if (partial) {
       const op = line[0];
@@ -66,6 +105,19 @@ export function parseOurs(text: string, source: string, partial = false): View {
     const body = line.trim();
     if (depth === 0 && META.test(body)) {
       raw.push({ role: 'meta', name: '', text: body, states: [], depth });
+      continue;
+    }
+    const row = body.startsWith('|') || /^(?:f\d+)?e\d+ \| /.test(body) ? rowItems(body, depth, tableStarts) : undefined;
+    tableStarts = / \(\d+ cols?\):$/.test(body);
+    if (row) {
+      raw.push(...row);
+      continue;
+    }
+    const wrapper = WRAPPER.exec(body);
+    const inner = wrapper && CONTROL.exec(wrapper[3]!);
+    if (wrapper && inner) {
+      raw.push({ ref: wrapper[1], role: wrapper[2]!, name: '', text: '', states: [], depth });
+      raw.push({ ref: inner[1], role: inner[2]!, text: '', depth: depth + 1, ...parseRest(inner[3]!) });
       continue;
     }
     const control = CONTROL.exec(body);

@@ -80,6 +80,8 @@ export class Agent {
     this.calls++;
     this.tokens += observation.tokens;
     this.trace.push(`${observation.call}${observation.ok ? '' : ` -> ${observation.error?.code}`}`);
+    // BENCH_TRACE=full: also what the call returned, as the model reads it.
+    if (process.env.BENCH_TRACE === 'full') this.trace.push(`  ${observation.sent.replace(/\n/g, '\n      ')}`);
     if (changesPage) {
       this.actedAt = this.calls;
       this.seen = [];

@@ -73,8 +73,10 @@ function watchNavigation(page: Page) {
   const onNavigated = (frame: Frame) => {
     if (request && frame === page.mainFrame()) done();
   };
+  // A navigation that turns into a download is aborted, and the download event follows it, later on a busy
+  // machine: wait a moment for it so the action's result reports the file.
   const onFailed = (r: Request) => {
-    if (r === request) done();
+    if (r === request) /ERR_ABORTED/.test(r.failure()?.errorText ?? '') ? setTimeout(done, 1_000) : done();
   };
   // A 204 response or a download never commits a new document.
   const onFinished = (r: Request) => {
@@ -84,6 +86,7 @@ function watchNavigation(page: Page) {
   page.on('framenavigated', onNavigated);
   page.on('requestfailed', onFailed);
   page.on('requestfinished', onFinished);
+  page.on('download', done);
   page.on('close', done);
   return {
     started: () => request !== undefined,
@@ -94,6 +97,7 @@ function watchNavigation(page: Page) {
       page.off('framenavigated', onNavigated);
       page.off('requestfailed', onFailed);
       page.off('requestfinished', onFinished);
+      page.off('download', done);
       page.off('close', done);
     },
   };

@@ -13,7 +13,6 @@
  * browser and takes a snapshot; the system order rotates from page to page so that machine noise
  * and warm caches do not favour any one of them.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, platform, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -27,6 +26,7 @@ import { resultText, type ResultLike } from '../src/tools/modelText.js';
 import { groundTruth, groundTruthByRef, recall, recallByRef, searchableText, type RecallResult, type TruthElement } from './groundTruth.js';
 import { renderConsole, renderMarkdown, type Samples } from './report.js';
 import { CHROMIUM, CHROMIUM_ARGS, createSystems, NAVIGATION_TIMEOUT, VIEWPORT, type SnapshotSystem } from './systems.js';
+import { describeSource, packageVersion } from './provenance.js';
 import type { BenchResults, PageResult, StoredRecall, SystemPageResult, TruthSummary } from './types.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -217,26 +217,6 @@ function progressLine(index: number, total: number, result: PageResult): string 
     return `${id} ${r.tokens}t${r.snapshotTokens ? ` (bare ${r.snapshotTokens}t)` : ''} ${r.coldMs}ms ${vp}/${pg}${byRef}`;
   });
   return `[${index + 1}/${total}] ${result.page} ${truth} | ${parts.join(' | ')}`;
-}
-
-/** The commit, and whether src/ differs from it: only src/ decides what our system does. */
-function describeSource(): string {
-  if (process.env.BENCH_SOURCE) return process.env.BENCH_SOURCE;
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-  try {
-    const dirty = git('status', '--porcelain', '--', 'src') !== '';
-    return `commit ${git('rev-parse', '--short', 'HEAD')}${dirty ? ' with uncommitted changes in src/' : ''}`;
-  } catch {
-    return 'unknown';
-  }
-}
-
-function packageVersion(name: string, from = ROOT): string {
-  try {
-    return (JSON.parse(readFileSync(join(from, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
-  } catch {
-    return 'not installed';
-  }
 }
 
 /** One page per line: small diffs when the results are committed again. */

@@ -13,6 +13,9 @@ export type StopReason = 'manual' | 'browser_closed' | 'error';
 /** What Studio asks for unless told otherwise: JPEG at the default viewport size, every frame. */
 const DEFAULTS = { format: 'jpeg', quality: 80, maxWidth: 1280, maxHeight: 720, everyNthFrame: 1 } as const;
 
+/** How long a newly watched tab may stay without a painted frame before its picture is sent as one. */
+const STILL_AFTER_MS = 500;
+
 export class PageScreencast extends EventEmitter implements ScreencastStream {
   private active = false;
   private page: Page | undefined;
@@ -90,8 +93,10 @@ export class PageScreencast extends EventEmitter implements ScreencastStream {
     const cdp = await page.context().newCDPSession(page);
     this.page = page;
     this.cdp = cdp;
+    let framed = false;
     cdp.on('Page.screencastFrame', (frame) => {
       if (this.cdp !== cdp) return;
+      framed = true;
       const { metadata } = frame;
       const data: ScreencastFrameData = {
         data: frame.data,
@@ -118,6 +123,23 @@ export class PageScreencast extends EventEmitter implements ScreencastStream {
       everyNthFrame: this.options.everyNthFrame,
     });
     this.emitUrl(page.url());
+    // Chromium sends a frame only when the tab paints: a tab that finished painting before the stream came
+    // (a tab opened in the background and switched to) would show nothing. Send its picture once instead.
+    setTimeout(() => {
+      if (!framed && this.cdp === cdp) void this.sendStill(page, cdp);
+    }, STILL_AFTER_MS).unref();
+  }
+
+  /** One frame from a screenshot, in the stream's format, for a tab that has not painted since it was attached. */
+  private async sendStill(page: Page, cdp: CDPSession): Promise<void> {
+    const shot = await cdp.send('Page.captureScreenshot', { format: this.options.format, quality: this.options.quality }).catch(() => undefined);
+    const size = page.viewportSize();
+    if (!shot || this.cdp !== cdp || !size) return;
+    this.emit('frame', {
+      data: shot.data,
+      timestamp: Date.now(),
+      viewport: { width: size.width, height: size.height, offsetTop: 0, scrollOffsetX: 0, scrollOffsetY: 0, pageScaleFactor: 1 },
+    } satisfies ScreencastFrameData);
   }
 
   private async detach(): Promise<void> {

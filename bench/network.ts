@@ -162,6 +162,7 @@ async function measure(runner: Runner, page: string, capMs: number): Promise<{ r
     snapshotChars: outcome.snapshotChars,
     refs: outcome.refs,
     ...(outcome.firstCallMs !== undefined ? { firstCallMs: outcome.firstCallMs } : {}),
+    ...(outcome.stages ? { stages: outcome.stages } : {}),
     requests: during.length,
     stuck: during.filter((r) => r.stuck).length,
     // Filled in once the system has moved on to its next page.

@@ -29,16 +29,22 @@ export interface BrowserToolsetConfig {
   /** A session unused for this long (ms) is closed; its next call is told. Default: 15 minutes. `Infinity` keeps them. */
   idleTimeout?: number;
   /**
-   * Tool calls that run in the browser at once, over all sessions; more wait their turn (a call that waits longer
-   * than its own time limit gets a retryable error). Keeps each call fast when many conversations
-   * act together on a few cores. `browser_wait` does not count. Default: 4 per CPU core, at least 4.
+   * Tool calls that run in the browser at once, over all sessions; more wait their turn, first come first served.
+   * Keeps each call fast when many conversations act together on a few cores. `browser_wait` does not count.
+   * Default: 4 per CPU core, at least 4.
    */
   maxConcurrentCalls?: number;
+  /**
+   * How long (ms) a call waits for its turn when `maxConcurrentCalls` are running; past it, the call gets a
+   * retryable "busy" error. A call's own time limit starts when its turn comes. Default: 60 s.
+   */
+  queueTimeout?: number;
   /** Cookies and storage each new session starts with: a Playwright storage state, a path to one, or a function of the session key. */
   storageState?: StorageStateOption;
   /**
-   * When a navigation counts as done: after the document is parsed, at `load`, or once no request started or
-   * ended for `quietMs`, but at most `maxMs` later. Requests still in flight are reported. Default 500 / 3,000 ms.
+   * When a navigation counts as done: after the document is parsed, at `load`, or once no script, style sheet or
+   * data request started or ended for `quietMs` (a quarter of it when all of them have answered), but at most
+   * `maxMs` later. Requests still in flight are reported. Default 500 / 3,000 ms.
    */
   settle?: { quietMs?: number; maxMs?: number };
   /** Viewport size. Default: 1280x720. */
@@ -95,6 +101,7 @@ export interface ResolvedConfig {
   maxSessions: number;
   idleTimeout: number;
   maxConcurrentCalls: number;
+  queueTimeout: number;
   storageState?: StorageStateOption;
   settle: SettlePolicy;
   viewport: { width: number; height: number };
@@ -172,6 +179,7 @@ export function resolveConfig(config: BrowserToolsetConfig = {}): ResolvedConfig
     maxSessions: Math.floor(positive(config.maxSessions, 25, 'maxSessions')),
     idleTimeout: config.idleTimeout === Infinity ? Infinity : positive(config.idleTimeout, 15 * 60_000, 'idleTimeout'),
     maxConcurrentCalls: Math.floor(positive(config.maxConcurrentCalls, Math.max(4, 4 * availableParallelism()), 'maxConcurrentCalls')),
+    queueTimeout: positive(config.queueTimeout, 60_000, 'queueTimeout'),
     storageState: config.storageState,
     settle: { quietMs: positive(config.settle?.quietMs, 500, 'settle.quietMs'), maxMs: positive(config.settle?.maxMs, 3_000, 'settle.maxMs') },
     viewport: config.viewport ?? { width: 1280, height: 720 },

@@ -41,14 +41,23 @@ const snapshot = () => ({ tools: [{ name: 'browser_snapshot', input: {} }] });
 
 type Emitter = Pick<PageScreencast, 'once'>;
 
-/** Resolves with the next event of `name`. Waiting, not timing: the test's own timeout bounds it. */
+/** Resolves with the next event of `name`. */
 function next<T>(emitter: Emitter, name: string): Promise<T> {
   return new Promise((resolve) => emitter.once(name, resolve));
 }
 
-/** Waits through events of `name` until `done()` holds (frames come only when a page paints, so none may be missed). */
-async function until(done: () => boolean, emitter: Emitter, name: string): Promise<void> {
-  while (!done()) await next(emitter, name);
+/**
+ * Waits through events of `name` until `done()` holds (frames come only when a page paints, so none may be
+ * missed). Not a timing assertion: the bound is far above any normal wait, and only makes a failure say what
+ * it was waiting for (`state`) instead of running into the test's timeout.
+ */
+async function until(done: () => boolean, emitter: Emitter, name: string, state: () => unknown = () => ''): Promise<void> {
+  const limit = Date.now() + 25_000;
+  while (!done()) {
+    const left = limit - Date.now();
+    const got = await Promise.race([next(emitter, name).then(() => true), new Promise<false>((resolve) => setTimeout(() => resolve(false), Math.max(0, left)))]);
+    if (!got && !done()) throw new Error(`No "${name}" event made the condition hold within 25 s: ${JSON.stringify(state())}`);
+  }
 }
 
 it('an Agent({ browser }) without memory signs up through the provider’s tools, and Studio sees a browser', async () => {
@@ -125,7 +134,8 @@ it('a thread’s screencast sends frames of its tab, follows it to a new tab, an
   const urls: string[] = [];
   stream.on('frame', (frame) => frames.push(frame as ScreencastFrameData));
   stream.on('url', (url) => urls.push(url));
-  await until(() => frames.length > 0, stream, 'frame');
+  const state = () => ({ frames: frames.length, urls });
+  await until(() => frames.length > 0, stream, 'frame', state);
   expect(Buffer.from(frames[0]!.data, 'base64').subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8])); // a JPEG
   expect(frames[0]!.viewport).toMatchObject({ width: 1280, height: 720 });
 
@@ -135,12 +145,12 @@ it('a thread’s screencast sends frames of its tab, follows it to a new tab, an
     maxSteps: 3,
     memory: { thread: 'watched', resource: 'ada' },
   });
-  await until(() => urls.includes(server.url('/fixtures/page-b.html')), stream, 'url');
-  await until(() => frames.length > before, stream, 'frame');
+  await until(() => urls.includes(server.url('/fixtures/page-b.html')), stream, 'url', state);
+  await until(() => frames.length > before, stream, 'frame', state);
 
   // The tab closes under it (closed by its page, a person or a crash): the stream goes to the tab the thread is left with.
   await (await browser.getActivePage('watched'))!.close();
-  await until(() => urls.at(-1) === server.url('/fixtures/page-a.html'), stream, 'url');
+  await until(() => urls.at(-1) === server.url('/fixtures/page-a.html'), stream, 'url', state);
   expect(stream.isActive()).toBe(true);
   await stream.stop();
   expect(stream.isActive()).toBe(false);

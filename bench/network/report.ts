@@ -18,6 +18,8 @@ export interface SystemRun {
   refs: number;
   /** Two-call systems (goto or navigate, then snapshot): the first call alone, the part spent waiting for the page. */
   firstCallMs?: number;
+  /** Ours only: milliseconds by stage (src/stages.ts), to see where the time goes. */
+  stages?: Record<string, number>;
   /** Third-party requests the stand-in received during the call, and how many of them it never answered. */
   requests: number;
   stuck: number;
@@ -184,7 +186,21 @@ function trafficText(results: NetworkResults): string {
 }
 
 export function renderConsole(results: NetworkResults): string {
-  return `${summaryTable(results)}\n\n${splitTable(results)}\n\n${trafficText(results)}`;
+  return `${summaryTable(results)}\n\n${splitTable(results)}\n\n${trafficText(results)}\n\n${stageTable(results)}`;
+}
+
+/** Where ours spends a navigate: each stage's median and p90 over the pages (0 where a page skipped it). */
+export function stageTable(results: NetworkResults): string {
+  const runs = results.pages.flatMap((p) => (p.systems.ours?.stages ? [p.systems.ours.stages] : []));
+  if (!runs.length) return '';
+  const names = [...new Set(runs.flatMap((stages) => Object.keys(stages)))];
+  return table(
+    ['stage of ours', 'median ms', 'p90 ms'],
+    names.map((name) => {
+      const values = runs.map((stages) => stages[name] ?? 0);
+      return [name, ms(median(values) ?? 0), ms(quantile(values, 0.9) ?? 0)];
+    }),
+  );
 }
 
 function runText(run: SystemRun | undefined): string {
@@ -227,6 +243,7 @@ export function renderMarkdown(results: NetworkResults): string {
     '',
     trafficText(results),
     '',
+    ...(oursRan ? ['Where ours spends its time, stage by stage (src/stages.ts; stages overlap where one runs inside another):', '', stageTable(results), ''] : []),
     ...(oursRan ? [`## Pages where ${ours} failed (${oursFailed.length})`, ''] : []),
     ...(!oursRan ? [] : oursFailed.length
       ? oursFailed.map((p) => {

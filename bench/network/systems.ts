@@ -15,6 +15,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { BrowserManager } from 'agent-browser';
 import { BrowserToolset, DEFAULT_CHROMIUM_ARGS } from '../../src/index.js';
+import { recordStages, stopRecordingStages } from '../../src/stages.js';
 import { CHROMIUM, VIEWPORT } from '../systems.js';
 
 /** What one navigate-to-snapshot gave the model. */
@@ -29,6 +30,8 @@ export interface NavigateOutcome {
   firstCallMs?: number;
   /** The system's error code (ours, @mastra/agent-browser), or the name of the error (@playwright/mcp). */
   code?: string;
+  /** Ours only: milliseconds by stage of the call (src/stages.ts). */
+  stages?: Record<string, number>;
   /** The error as the system wrote it, shortened. */
   error?: string;
 }
@@ -69,14 +72,18 @@ class Ours implements NetworkSystem {
   }
 
   async navigate(url: string): Promise<NavigateOutcome> {
-    const result = (await this.require().tools.browser_navigate.execute!({ url } as never, {} as never)) as {
+    const recorded = recordStages();
+    const result = (await this.require()
+      .tools.browser_navigate.execute!({ url } as never, {} as never)
+      .finally(stopRecordingStages)) as {
       ok: boolean;
       snapshot?: string;
       error?: { code: string; message: string; snapshot?: string };
     };
+    const stages = Object.fromEntries([...recorded].map(([name, ms]) => [name, Math.round(ms)]));
     const snapshot = (result.ok ? result.snapshot : result.error?.snapshot) ?? '';
-    if (result.ok) return { ok: true, snapshotChars: snapshot.length, refs: countRefs(snapshot) };
-    return { ok: false, snapshotChars: snapshot.length, refs: countRefs(snapshot), code: result.error?.code, error: short(result.error?.message ?? JSON.stringify(result)) };
+    if (result.ok) return { ok: true, snapshotChars: snapshot.length, refs: countRefs(snapshot), stages };
+    return { ok: false, snapshotChars: snapshot.length, refs: countRefs(snapshot), stages, code: result.error?.code, error: short(result.error?.message ?? JSON.stringify(result)) };
   }
 
   async close(): Promise<void> {

@@ -15,6 +15,12 @@ const DEFAULTS = { format: 'jpeg', quality: 80, maxWidth: 1280, maxHeight: 720, 
 
 /** How long a newly watched tab may stay without a painted frame before its picture is sent as one. */
 const STILL_AFTER_MS = 500;
+/**
+ * How long a CDP command of the stream may take. A tab that swaps its renderer while the stream attaches (a new
+ * tab starting its first navigation) can leave a command unanswered for good; the stream then attaches again.
+ */
+const COMMAND_MS = 3_000;
+const ATTACH_ATTEMPTS = 3;
 
 export class PageScreencast extends EventEmitter implements ScreencastStream {
   private active = false;
@@ -89,8 +95,19 @@ export class PageScreencast extends EventEmitter implements ScreencastStream {
     return next;
   }
 
+  /** Streams `page`; a start the tab leaves unanswered is tried again on a new CDP session. */
   private async attach(page: Page): Promise<void> {
-    const cdp = await page.context().newCDPSession(page);
+    for (let attempt = 1; ; attempt++) {
+      if (await this.tryAttach(page)) return;
+      await this.detach();
+      if (page.isClosed() || !this.active) return;
+      if (attempt === ATTACH_ATTEMPTS) throw new Error(`The tab did not start its screencast within ${ATTACH_ATTEMPTS} attempts of ${COMMAND_MS / 1000} s.`);
+    }
+  }
+
+  private async tryAttach(page: Page): Promise<boolean> {
+    const cdp = await answered(page.context().newCDPSession(page));
+    if (!cdp) return false;
     this.page = page;
     this.cdp = cdp;
     let framed = false;
@@ -115,24 +132,28 @@ export class PageScreencast extends EventEmitter implements ScreencastStream {
     });
     page.on('framenavigated', this.onNavigated);
     page.on('close', this.onClosed);
-    await cdp.send('Page.startScreencast', {
-      format: this.options.format,
-      quality: this.options.quality,
-      maxWidth: this.options.maxWidth,
-      maxHeight: this.options.maxHeight,
-      everyNthFrame: this.options.everyNthFrame,
-    });
+    const started = await answered(
+      cdp.send('Page.startScreencast', {
+        format: this.options.format,
+        quality: this.options.quality,
+        maxWidth: this.options.maxWidth,
+        maxHeight: this.options.maxHeight,
+        everyNthFrame: this.options.everyNthFrame,
+      }),
+    );
+    if (!started) return false;
     this.emitUrl(page.url());
     // Chromium sends a frame only when the tab paints: a tab that finished painting before the stream came
     // (a tab opened in the background and switched to) would show nothing. Send its picture once instead.
     setTimeout(() => {
       if (!framed && this.cdp === cdp) void this.sendStill(page, cdp);
     }, STILL_AFTER_MS).unref();
+    return true;
   }
 
   /** One frame from a screenshot, in the stream's format, for a tab that has not painted since it was attached. */
   private async sendStill(page: Page, cdp: CDPSession): Promise<void> {
-    const shot = await cdp.send('Page.captureScreenshot', { format: this.options.format, quality: this.options.quality }).catch(() => undefined);
+    const shot = await answered(cdp.send('Page.captureScreenshot', { format: this.options.format, quality: this.options.quality }));
     const size = page.viewportSize();
     if (!shot || this.cdp !== cdp || !size) return;
     this.emit('frame', {
@@ -149,9 +170,9 @@ export class PageScreencast extends EventEmitter implements ScreencastStream {
     page?.off('framenavigated', this.onNavigated);
     page?.off('close', this.onClosed);
     if (!cdp) return;
-    // The tab may be gone already; its CDP session went with it.
-    await cdp.send('Page.stopScreencast').catch(() => {});
-    await cdp.detach().catch(() => {});
+    // The tab may be gone already (its CDP session went with it), or not answer: either way, let go of it.
+    await answered(cdp.send('Page.stopScreencast'));
+    await answered(cdp.detach());
   }
 
   private readonly onNavigated = (frame: Frame): void => {
@@ -168,5 +189,16 @@ export class PageScreencast extends EventEmitter implements ScreencastStream {
     // An 'error' event nobody listens to would throw here, out of a page event handler.
     if (this.listenerCount('error') > 0) this.emit('error', error instanceof Error ? error : new Error(String(error)));
     await this.stop('error');
+  }
+}
+
+/** The command's answer, or undefined when it failed or did not come within COMMAND_MS. */
+async function answered<T>(command: Promise<T>): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), COMMAND_MS)));
+  try {
+    return await Promise.race([command.catch(() => undefined), late]);
+  } finally {
+    clearTimeout(timer);
   }
 }

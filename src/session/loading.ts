@@ -16,7 +16,10 @@ import type { PageEvents } from './pageEvents.js';
 export type WaitUntil = 'load' | 'domcontentloaded' | 'networkidle' | 'commit';
 
 export interface SettlePolicy {
-  /** The page counts as settled once no request started or ended for this long. */
+  /**
+   * The page counts as settled once no request that shapes it started or ended for this long (some may never
+   * answer), or for a quarter of it when all of them have been answered.
+   */
   quietMs: number;
   /** And at the latest this long after its document was parsed. */
   maxMs: number;
@@ -54,7 +57,7 @@ export async function settle(page: Page, events: PageEvents, deadline: Deadline,
 
   let quietWait = true;
   const quiet = (async () => {
-    while (quietWait && events.networkQuietFor() < policy.quietMs) await sleep(50);
+    while (quietWait && !networkSettled(events, policy)) await sleep(25);
   })();
   await stage('load: load or quiet', () => Promise.race([page.waitForLoadState('load', { timeout: Math.min(policy.maxMs, deadline.forStep()) }).catch(() => {}), quiet]));
   quietWait = false;
@@ -63,6 +66,16 @@ export async function settle(page: Page, events: PageEvents, deadline: Deadline,
     .filter(Boolean)
     .join('; ');
   return { parsed: true, ...(loading ? { loading } : {}) };
+}
+
+/**
+ * Every script, style sheet and data request has its answer and nothing new started for a moment (what is
+ * left in flight, images and fonts, fills in boxes the page already has); or, when one of them never answers,
+ * nothing started or ended for the whole window.
+ */
+function networkSettled(events: PageEvents, policy: SettlePolicy): boolean {
+  const quietFor = events.networkQuietFor();
+  return quietFor >= policy.quietMs || (quietFor >= policy.quietMs / 4 && events.shapingInFlight() === 0);
 }
 
 /** DOMContentLoaded, or the sign of a blocked parser (document arrived, network quiet, requests pending), or the deadline. */

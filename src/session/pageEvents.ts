@@ -82,6 +82,13 @@ export class PageEvents {
     return Date.now() - this.lastNetworkActivity;
   }
 
+  /** Requests that can change what the page shows (see `networkQuietFor`) still waiting for their answer. */
+  shapingInFlight(): number {
+    let count = 0;
+    for (const request of this.inflight) if (SHAPES_THE_PAGE.has(request.resourceType()) && !request.redirectedTo()) count++;
+    return count;
+  }
+
   /** A request the allowlist refused; reported by the next result. */
   noteBlocked(url: string): void {
     if (this.blocked.length < 20) this.blocked.push(url);

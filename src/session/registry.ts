@@ -28,7 +28,7 @@ export class SessionRegistry {
     private readonly browser: SharedBrowser,
     private readonly config: ResolvedConfig,
   ) {
-    this.slots = new Slots(config.maxConcurrentCalls);
+    this.slots = new Slots(config.maxConcurrentCalls, config.queueTimeout);
   }
 
   /**

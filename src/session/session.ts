@@ -128,7 +128,7 @@ export class BrowserSession {
 
   /**
    * Runs one tool call: after the calls before it and once a slot is free (unless `slot` is false: a call that
-   * only waits), within `ms` (see Deadline). A call that runs out of time releases the session at once; its work
+   * only waits), within `ms` (see Deadline) from then. A call that runs out of time releases the session at once; its work
    * may go on in the background, and the next call checks the tab.
    */
   async run<T>(ms: number, what: string, work: (deadline: Deadline, active: ActivePage) => Promise<T>, { slot = true } = {}): Promise<T> {
@@ -140,7 +140,7 @@ export class BrowserSession {
     let freeSlot = () => {};
     try {
       await previous;
-      if (slot && this.options.slots) freeSlot = await this.options.slots.acquire(ms);
+      if (slot && this.options.slots) freeSlot = await this.options.slots.acquire();
       const deadline = new Deadline(ms, what);
       return await deadline.race(
         (async () => {

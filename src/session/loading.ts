@@ -18,7 +18,7 @@ export type WaitUntil = 'load' | 'domcontentloaded' | 'networkidle' | 'commit';
 export interface SettlePolicy {
   /**
    * The page counts as settled once no request that shapes it started or ended for this long (some may never
-   * answer), or for a quarter of it when all of them have been answered.
+   * answer), or for a tenth of it when all of them have been answered.
    */
   quietMs: number;
   /** And at the latest this long after its document was parsed. */
@@ -75,7 +75,7 @@ export async function settle(page: Page, events: PageEvents, deadline: Deadline,
  */
 function networkSettled(events: PageEvents, policy: SettlePolicy): boolean {
   const quietFor = events.networkQuietFor();
-  return quietFor >= policy.quietMs || (quietFor >= policy.quietMs / 4 && events.shapingInFlight() === 0);
+  return quietFor >= policy.quietMs || (quietFor >= policy.quietMs / 10 && events.shapingInFlight() === 0);
 }
 
 /** DOMContentLoaded, or the sign of a blocked parser (document arrived, network quiet, requests pending), or the deadline. */

@@ -43,7 +43,7 @@ export interface BrowserToolsetConfig {
   storageState?: StorageStateOption;
   /**
    * When a navigation counts as done: after the document is parsed, at `load`, or once no script, style sheet or
-   * data request started or ended for `quietMs` (a quarter of it when all of them have answered), but at most
+   * data request started or ended for `quietMs` (a tenth of it when all of them have answered), but at most
    * `maxMs` later. Requests still in flight are reported. Default 500 / 3,000 ms.
    */
   settle?: { quietMs?: number; maxMs?: number };

@@ -62,7 +62,7 @@ async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
 
 class Ours implements NetworkSystem {
   readonly id = 'ours';
-  readonly description = 'this package, `browser_navigate { url }` (it returns the snapshot); defaults: returns once the document is parsed and `load` fired or the network was quiet for 0.5 s (at most 3 s), navigationTimeout 30 s';
+  readonly description = 'this package, `browser_navigate { url }` (it returns the snapshot); defaults: returns once the document is parsed and `load` fired or its scripts, style sheets and data requests settled (all answered and none new for 50 ms, or none started or ended for 0.5 s; at most 3 s), navigationTimeout 30 s';
   private toolset: BrowserToolset | undefined;
 
   async start(extraArgs: string[]): Promise<void> {

@@ -114,16 +114,25 @@ export class RefManager {
     private readonly captureOptions: CaptureOptions = {},
   ) {}
 
-  /** Captures the page, remembers its refs, and formats it. */
-  async snapshot(page: Page, options: Partial<FormatOptions> = {}): Promise<TakenSnapshot> {
+  /**
+   * Captures the page, remembers its refs, and formats it. `taken` is a capture of the default snapshot made
+   * a moment ago (`capture`, while a load settled) and still true to the page.
+   */
+  async snapshot(page: Page, options: Partial<FormatOptions> = {}, taken?: Capture): Promise<TakenSnapshot> {
+    const format = { ...this.defaults(), ...options };
+    const capture = taken ?? (await this.capture(page, options));
+    const newRefs = stageSync('snapshot: ref bookkeeping', () => this.remember(page, capture));
+    const formatted = stageSync('snapshot: format', () => formatSnapshot(capture, { ...format, newRefs }));
+    return { capture, formatted };
+  }
+
+  /** Captures what the snapshot with these options shows, without remembering or formatting it. */
+  capture(page: Page, options: Partial<FormatOptions> = {}): Promise<Capture> {
     const format = { ...this.defaults(), ...options };
     // The default snapshot shows one screen: capture only what reaches it, and count the rest (region.ts).
     const regional = format.scope === 'viewport' && !format.ref && !format.find;
     const margin = Math.round((page.viewportSize()?.height ?? 720) / 8);
-    const capture = await capturePage(page, this.captureOptions, regional ? { region: { margin, limit: REGION_LIMIT } } : {});
-    const newRefs = stageSync('snapshot: ref bookkeeping', () => this.remember(page, capture));
-    const formatted = stageSync('snapshot: format', () => formatSnapshot(capture, { ...format, newRefs }));
-    return { capture, formatted };
+    return capturePage(page, this.captureOptions, regional ? { region: { margin, limit: REGION_LIMIT } } : {});
   }
 
   /** Remembers the capture's refs for this tab's document; returns those the model is shown for the first time. */

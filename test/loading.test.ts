@@ -4,6 +4,7 @@
  * loading, and nothing leaves the session stuck.
  */
 import { describe, expect, it } from 'vitest';
+import { recordStages, stopRecordingStages } from '../src/stages.js';
 import { call, createTestToolset, refOf, useServerAndBrowser } from './helpers/toolset.js';
 
 // A generous navigation timeout: a toolset that waited for `load` would hit the test timeout, not pass.
@@ -71,6 +72,36 @@ describe('navigate returns when the page is usable', () => {
     expect(click.navigated).toBe(true);
     expect(click.snapshot).toContain('button "Buy"');
     expect(click.loading).toMatch(/1 request/);
+  });
+});
+
+describe('the snapshot is taken while the page settles', () => {
+  /** Navigates with the stages recorded: whether the snapshot taken during the quiet window was kept. */
+  async function navigateRecorded(url: string) {
+    const stages = recordStages();
+    try {
+      const result = await call(env.browser, 'browser_navigate', { url });
+      return { result, kept: stages.has('load: early snapshot kept'), tried: stages.has('load: early snapshot') };
+    } finally {
+      stopRecordingStages();
+    }
+  }
+
+  it('a still page: the snapshot taken while it settled is returned, and reads the same as a new one', async () => {
+    const { result, kept } = await navigateRecorded(env.server.url('/fixtures/catalogue.html'));
+    expect(result.ok).toBe(true);
+    expect(kept).toBe(true);
+    const again = await call(env.browser, 'browser_snapshot', {});
+    expect(result.snapshot).toBe(again.snapshot);
+  });
+
+  it('a page that changes while it settles is captured again, and its refs act', async () => {
+    const { result, kept, tried } = await navigateRecorded(env.server.url('/fixtures/ticking.html'));
+    expect(result.ok).toBe(true);
+    expect(tried).toBe(true);
+    expect(kept).toBe(false);
+    const click = await call(env.browser, 'browser_click', { ref: refOf(result.snapshot, 'button', 'Stop updates') });
+    expect(click.ok).toBe(true);
   });
 });
 

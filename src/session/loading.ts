@@ -9,7 +9,8 @@
 import type { Page, Request, Response } from 'playwright-core';
 import type { ResolvedConfig } from '../config.js';
 import { BrowserToolError, toBrowserToolError } from '../errors.js';
-import { stage } from '../stages.js';
+import { changedSinceWatch, watchChanges } from '../snapshot/changes.js';
+import { stage, stageSync } from '../stages.js';
 import { sleep, type Deadline } from './deadline.js';
 import type { PageEvents } from './pageEvents.js';
 
@@ -25,12 +26,21 @@ export interface SettlePolicy {
   maxMs: number;
 }
 
-export interface Settled {
+export interface Settled<T = never> {
   /** False when the document itself was still arriving at the deadline (a page streamed for ever). */
   parsed: boolean;
   /** One line for the result when requests were still in flight: "3 requests (ads.example.com, …)". */
   loading?: string;
+  /** What `snapshot` took during the quiet window, when the page did not change while it was taken. */
+  snapshot?: T;
 }
+
+/**
+ * Takes the snapshot the caller will return (without remembering it anywhere). Given to `settle`, it is taken
+ * during the quiet window, as soon as every request that shapes the page has answered: when nothing changed
+ * while it was taken, the wait and the snapshot overlap instead of adding up.
+ */
+export type EarlySnapshot<T> = () => Promise<T>;
 
 /**
  * Waits until the page that just committed is usable, by the policy above. A parser blocked by a script or
@@ -38,7 +48,7 @@ export interface Settled {
  * leave the page half-built: the page is loaded once more with those requests refused, as an ad blocker
  * would, so it is built whole; a page that cannot be loaded again (a form's POST) is stopped where it is.
  */
-export async function settle(page: Page, events: PageEvents, deadline: Deadline, policy: SettlePolicy): Promise<Settled> {
+export async function settle<T = never>(page: Page, events: PageEvents, deadline: Deadline, policy: SettlePolicy, early?: EarlySnapshot<T>): Promise<Settled<T>> {
   let refused: string | undefined;
   for (let attempt = 0; ; attempt++) {
     const outcome = await stage('load: until parsed', () => parsedOrBlocked(page, events, deadline, policy));
@@ -56,16 +66,39 @@ export async function settle(page: Page, events: PageEvents, deadline: Deadline,
   }
 
   let quietWait = true;
+  let taking: Promise<T | undefined> | undefined;
+  let taken: T | undefined;
   const quiet = (async () => {
-    while (quietWait && !networkSettled(events, policy)) await sleep(25);
+    while (quietWait && !networkSettled(events, policy) && taken === undefined) {
+      if (early && !taking && events.shapingInFlight() === 0) taking = snapshotIfStill(page, events, policy, early).then((value) => (taken = value));
+      await sleep(25);
+    }
   })();
   await stage('load: load or quiet', () => Promise.race([page.waitForLoadState('load', { timeout: Math.min(policy.maxMs, deadline.forStep()) }).catch(() => {}), quiet]));
   quietWait = false;
+  // Begun before the page settled: it is the settled page's snapshot when nothing changed while it was taken.
+  if (taking) await stage('load: early snapshot', () => taking!);
+  if (taken !== undefined) stageSync('load: early snapshot kept', () => {});
   const emptied = await stage('load: stuck frames', () => emptyStuckFrames(page, events));
   const loading = [refused && `refused ${refused} that did not answer`, emptied && `emptied ${emptied} that did not answer`, describeLoading(events)]
     .filter(Boolean)
     .join('; ');
-  return { parsed: true, ...(loading ? { loading } : {}) };
+  return { parsed: true, ...(loading ? { loading } : {}), ...(taken !== undefined && !emptied ? { snapshot: taken } : {}) };
+}
+
+/**
+ * Takes the snapshot while the quiet window runs, and keeps it if the window held all along: no request that
+ * shapes the page started or ended, and the page changed nothing (changes.ts), from before it began until the
+ * window's end.
+ */
+async function snapshotIfStill<T>(page: Page, events: PageEvents, policy: SettlePolicy, take: EarlySnapshot<T>): Promise<T | undefined> {
+  const began = Date.now();
+  if (!(await watchChanges(page))) return undefined;
+  const taken = await take().catch(() => undefined);
+  const rest = policy.quietMs / 10 - (Date.now() - began);
+  if (rest > 0) await sleep(rest);
+  const changed = await changedSinceWatch(page);
+  return taken !== undefined && !changed && !events.shapingActivitySince(began) && events.shapingInFlight() === 0 ? taken : undefined;
 }
 
 /**
@@ -154,7 +187,7 @@ function hostOf(url: string): string {
   }
 }
 
-export interface Loaded extends Settled {
+export interface Loaded<T = never> extends Settled<T> {
   response: Response | null;
 }
 
@@ -163,18 +196,26 @@ export interface Loaded extends Settled {
  * usable. `waitUntil` asks for Playwright's strict waiting instead. A document that does not arrive in time is
  * a `timeout`, and its load is stopped so the tab answers the next call at once.
  */
-export async function loadPage(page: Page, url: string, events: PageEvents, deadline: Deadline, config: Pick<ResolvedConfig, 'settle'>, waitUntil?: WaitUntil): Promise<Loaded> {
+export async function loadPage<T = never>(
+  page: Page,
+  url: string,
+  events: PageEvents,
+  deadline: Deadline,
+  config: Pick<ResolvedConfig, 'settle'>,
+  waitUntil?: WaitUntil,
+  early?: EarlySnapshot<T>,
+): Promise<Loaded<T>> {
   let response: Response | null = null;
   const timeout = deadline.forStep();
-  // A navigation an earlier call left pending (a page's own redirect, a tab operation) would cut this one short.
-  await stage('load: stop previous', () => stopLoading(page));
+  // A navigation an earlier call left pending (a page's own redirect, a document still arriving) would cut this one short.
+  if (events.documentPending()) await stage('load: stop previous', () => stopLoading(page));
   try {
     response = await stage('load: until commit', () => page.goto(url, { waitUntil: waitUntil ?? 'commit', timeout }));
   } catch (error) {
     const mapped = toBrowserToolError(error, 'navigate');
     // The page moved on by itself before its commit was seen (a meta refresh, a script redirect): the load
     // policy below follows it to where it leads.
-    if (/is interrupted by another navigation/.test(mapped.message)) return { response: null, ...(await settle(page, events, deadline, config.settle)) };
+    if (/is interrupted by another navigation/.test(mapped.message)) return { response: null, ...(await settle(page, events, deadline, config.settle, early)) };
     if (mapped.code !== 'timeout') throw error;
     await stopLoading(page);
     const what = waitUntil && waitUntil !== 'commit' ? `did not reach "${waitUntil}"` : 'did not send its page';
@@ -186,7 +227,7 @@ export async function loadPage(page: Page, url: string, events: PageEvents, dead
     });
   }
   if (waitUntil) return { response, parsed: true };
-  return { response, ...(await settle(page, events, deadline, config.settle)) };
+  return { response, ...(await settle(page, events, deadline, config.settle, early)) };
 }
 
 /** True when the tab runs a trivial script within `ms`: a hung renderer (an endless loop) does not. */

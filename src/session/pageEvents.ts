@@ -82,6 +82,16 @@ export class PageEvents {
     return Date.now() - this.lastNetworkActivity;
   }
 
+  /** True when a request that can change what the page shows started or ended at `time` (Date.now()) or later. */
+  shapingActivitySince(time: number): boolean {
+    return this.lastNetworkActivity >= time;
+  }
+
+  /** True while a document request of the main frame waits for its answer or is still arriving. */
+  documentPending(): boolean {
+    return this.document !== undefined && this.inflight.has(this.document);
+  }
+
   /** Requests that can change what the page shows (see `networkQuietFor`) still waiting for their answer. */
   shapingInFlight(): number {
     let count = 0;

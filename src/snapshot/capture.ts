@@ -7,6 +7,7 @@
 import type { Frame, Page } from 'playwright-core';
 import { evaluateInPage } from '../inPage.js';
 import { collectPageFacts, releaseElements, type ElementFacts, type FactsArgs, type Overlay, type PageFacts, type PageMetrics } from './facts.js';
+import { CHANGES_KEY, ownChanges } from './changes.js';
 import { LISTENERS_KEY } from './listeners.js';
 import { stage } from '../stages.js';
 import { chooseRegion, ownRoots, type RegionArgs, type RegionTallies } from './region.js';
@@ -84,21 +85,33 @@ interface PrepareArgs {
   facts: FactsArgs;
   region?: RegionArgs;
   ownerId: string;
+  changesKey: string;
 }
 
 interface PrepareHelpers {
   chooseRegion: typeof chooseRegion;
   collectPageFacts: typeof collectPageFacts;
   ownRoots: typeof ownRoots;
+  ownChanges: typeof ownChanges;
 }
 
-/** Runs in the page: chooses the region, collects facts in it, and makes the owner that captures it. */
+/**
+ * Runs in the page: chooses the region, collects facts in it, and makes the owner that captures it. Its marks
+ * are ours, not the page's changing (changes.ts).
+ */
 function prepareCapture(arg: PrepareArgs, helpers: PrepareHelpers) {
-  const region = arg.region ? helpers.chooseRegion(arg.region) : undefined;
-  const roots = region?.roots;
-  const facts = helpers.collectPageFacts(arg.facts, roots);
-  if (roots) (window as unknown as Record<symbol, unknown>)[Symbol.for(`${arg.facts.markersKey}.region`)] = helpers.ownRoots(roots, arg.ownerId);
-  return { ...facts, region: region && roots ? { tallies: region.tallies, roots: roots.length, elements: region.elements } : undefined };
+  return helpers.ownChanges(arg.changesKey, () => {
+    const region = arg.region ? helpers.chooseRegion(arg.region) : undefined;
+    const roots = region?.roots;
+    const facts = helpers.collectPageFacts(arg.facts, roots);
+    if (roots) (window as unknown as Record<symbol, unknown>)[Symbol.for(`${arg.facts.markersKey}.region`)] = helpers.ownRoots(roots, arg.ownerId);
+    return { ...facts, region: region && roots ? { tallies: region.tallies, roots: roots.length, elements: region.elements } : undefined };
+  });
+}
+
+/** Runs in the page after the capture: takes our marks out again. */
+function releaseCapture(arg: { markersKey: string; changesKey: string }, helpers: { releaseElements: typeof releaseElements; ownChanges: typeof ownChanges }) {
+  helpers.ownChanges(arg.changesKey, () => helpers.releaseElements(arg.markersKey));
 }
 
 /** The frame's facts, or undefined when it does not answer in time (a stuck script or a document that never came). */
@@ -158,7 +171,7 @@ async function captureOnce(page: Page, secretSelector: string, region: RegionArg
   // for a viewport capture chooses the subtrees to take. Everything runs on the page's one main thread, so
   // doing the steps in turn costs only round trips.
   const facts = await stage('snapshot: region and facts (in page)', () =>
-    evaluateInPage(page, prepareCapture, { facts: factsArgs(secretSelector, true), region, ownerId: OWNER_ID }, { chooseRegion, collectPageFacts, ownRoots }),
+    evaluateInPage(page, prepareCapture, { facts: factsArgs(secretSelector, true), region, ownerId: OWNER_ID, changesKey: CHANGES_KEY }, { chooseRegion, collectPageFacts, ownRoots, ownChanges }),
   );
   let tree: unknown;
   try {
@@ -170,7 +183,7 @@ async function captureOnce(page: Page, secretSelector: string, region: RegionArg
     // The page gets its markup back while the frames are read and the result is formatted: not awaited, as
     // the renderer runs the page's scripts in the order they were sent, so any later script or action of ours
     // comes after it. Saves a round trip per snapshot.
-    if (facts.marked || facts.region) void evaluateInPage(page, releaseElements, MARKERS_KEY).catch(() => {});
+    if (facts.marked || facts.region) void evaluateInPage(page, releaseCapture, { markersKey: MARKERS_KEY, changesKey: CHANGES_KEY }, { releaseElements, ownChanges }).catch(() => {});
   }
   const nodes = (Array.isArray(tree) ? tree : [tree]) as AriaNode[];
   const fields = new Map(facts.fields);

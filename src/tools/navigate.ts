@@ -3,6 +3,7 @@ import type { ResolvedConfig } from '../config.js';
 import type { Page } from 'playwright-core';
 import { BrowserToolError, toBrowserToolError } from '../errors.js';
 import { isAllowedHost } from '../session/allowlist.js';
+import type { Capture } from '../snapshot/capture.js';
 import type { Deadline } from '../session/deadline.js';
 import { loadPage, type Loaded } from '../session/loading.js';
 import { defineBrowserTool } from './defineTool.js';
@@ -97,10 +98,10 @@ export const navigateTool = defineBrowserTool({
     const target = normalizeUrl(url, config);
     const previousUrl = page.url();
     const events = session.eventsOf(page);
-    let loaded: Loaded;
+    let loaded: Loaded<Capture>;
     try {
       // A page that opens confirm() while loading cannot finish loading until it is answered.
-      const outcome = await events.unlessDialogOpens(loadPage(page, target, events, deadline, config, waitUntil));
+      const outcome = await events.unlessDialogOpens(loadPage(page, target, events, deadline, config, waitUntil, () => refs.capture(page)));
       if (outcome.dialog) return { url: page.url(), title: '', status: null, snapshot: '', dialogs: events.takeDialogs() };
       loaded = outcome.value;
     } catch (error) {
@@ -117,7 +118,7 @@ export const navigateTool = defineBrowserTool({
       const blocked = events.takeBlocked();
       if (blocked.length) throw blockedNavigation(target, blocked, config, 'The tab shows an error page now.');
     }
-    const { capture, formatted } = await refs.snapshot(page);
+    const { capture, formatted } = await refs.snapshot(page, {}, loaded.snapshot);
     if (status !== null && status >= 400) {
       throw new BrowserToolError('navigation_failed', `${capture.url} answered HTTP ${status}${loaded.response?.statusText() ? ` ${loaded.response.statusText()}` : ''}.`, {
         hint: 'The server returned an error page (shown in the snapshot). Check the URL, or go back and try another way.',

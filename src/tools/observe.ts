@@ -157,9 +157,9 @@ export async function observeAction(call: CallContext, action: () => Promise<unk
   const opened = session.takePopups()[0] ?? session.pages().find((p) => !pagesBefore.has(p));
   if (opened) {
     session.activate(opened);
-    const settled = await settle(opened, session.eventsOf(opened), deadline, config.settle);
+    const settled = await settle(opened, session.eventsOf(opened), deadline, config.settle, () => refs.capture(opened));
     effects.newTab = { url: opened.url(), title: await opened.title().catch(() => '') };
-    effects.snapshot = (await refs.snapshot(opened)).formatted.text;
+    effects.snapshot = (await refs.snapshot(opened, {}, settled.snapshot)).formatted.text;
     if (settled.loading) effects.loading = settled.loading;
     return effects;
   }
@@ -167,12 +167,14 @@ export async function observeAction(call: CallContext, action: () => Promise<unk
 
   const documentAfter = await currentDocumentId(page);
   effects.navigated = documentBefore !== undefined && documentAfter !== documentBefore;
+  let early: Capture | undefined;
   if (effects.navigated) {
-    const settled = await settle(page, events, deadline, config.settle);
+    const settled = await settle(page, events, deadline, config.settle, () => refs.capture(page));
     if (settled.loading) effects.loading = settled.loading;
     effects.url = page.url();
+    early = settled.snapshot;
   }
-  const after = await refs.snapshot(page);
+  const after = await refs.snapshot(page, {}, early);
   if (effects.navigated || !before) {
     effects.snapshot = after.formatted.text;
     return effects;

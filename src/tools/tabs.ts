@@ -28,8 +28,9 @@ export const tabsTool = defineBrowserTool({
       const target = url === undefined ? undefined : normalizeUrl(url, config);
       const page = await session.newTab();
       if (target) {
-        loading = (await loadPage(page, target, session.eventsOf(page), deadline, config)).loading;
-        snapshot = (await refs.snapshot(page)).formatted.text;
+        const loaded = await loadPage(page, target, session.eventsOf(page), deadline, config, undefined, () => refs.capture(page));
+        loading = loaded.loading;
+        snapshot = (await refs.snapshot(page, {}, loaded.snapshot)).formatted.text;
       }
     } else if (action === 'switch') {
       if (index === undefined) throw new BrowserToolError('invalid_input', '"switch" needs the index of a tab from "list".');

@@ -93,8 +93,10 @@ export async function settle<T = never>(page: Page, events: PageEvents, deadline
  */
 async function snapshotIfStill<T>(page: Page, events: PageEvents, policy: SettlePolicy, take: EarlySnapshot<T>): Promise<T | undefined> {
   const began = Date.now();
-  if (!(await watchChanges(page))) return undefined;
+  // Not awaited: the page runs our scripts in the order sent, so the watch starts before the capture does.
+  const watching = watchChanges(page);
   const taken = await take().catch(() => undefined);
+  if (!(await watching)) return undefined;
   const rest = policy.quietMs / 10 - (Date.now() - began);
   if (rest > 0) await sleep(rest);
   const changed = await changedSinceWatch(page);

@@ -107,6 +107,26 @@ describe('a session per thread', () => {
     }
   });
 
+  it('newcomers arriving together at capacity never have more contexts open than maxSessions', async () => {
+    const toolset = createTestToolset({ maxSessions: 2, navigationTimeout: 2_000 });
+    const contexts = () => (toolset as unknown as { browser: { connection?: { browser: { contexts(): unknown[] } } } }).browser.connection?.browser.contexts().length ?? 0;
+    try {
+      await inThread(toolset, 'one')('browser_navigate', { url: server.url('/fixtures/page-a.html') });
+      await inThread(toolset, 'two')('browser_navigate', { url: server.url('/fixtures/page-b.html') });
+      for (const key of ['thread:one', 'thread:two']) toolset.sessions.peek(key)!.lastUsed -= 60_000;
+      let most = contexts();
+      const sampler = setInterval(() => (most = Math.max(most, contexts())), 2);
+      const arrivals = await Promise.all(['three', 'four', 'five'].map((thread) => inThread(toolset, thread)('browser_navigate', { url: server.url('/fixtures/form.html') })));
+      clearInterval(sampler);
+      // Two sessions were quiet; the third newcomer finds every session in a conversation and is told to retry.
+      expect(arrivals.filter((result) => result.ok)).toHaveLength(2);
+      expect(most).toBeLessThanOrEqual(2);
+      expect(toolset.sessions.size).toBe(2);
+    } finally {
+      await toolset.close();
+    }
+  });
+
   it('a session idle past idleTimeout is closed and its context freed; the thread is told', async () => {
     const toolset = createTestToolset({ idleTimeout: 60_000 });
     try {

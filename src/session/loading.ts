@@ -71,7 +71,8 @@ export async function settle<T = never>(page: Page, events: PageEvents, deadline
   const quiet = (async () => {
     while (quietWait && !networkSettled(events, policy) && taken === undefined) {
       if (early && !taking && events.shapingInFlight() === 0) taking = snapshotIfStill(page, events, policy, early).then((value) => (taken = value));
-      await sleep(25);
+      // Until the snapshot starts, look often: it should start the moment the last such request is answered.
+      await sleep(early && !taking ? 5 : 25);
     }
   })();
   await stage('load: load or quiet', () => Promise.race([page.waitForLoadState('load', { timeout: Math.min(policy.maxMs, deadline.forStep()) }).catch(() => {}), quiet]));

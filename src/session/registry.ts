@@ -23,6 +23,8 @@ export class SessionRegistry {
   private sweeper: NodeJS.Timeout | undefined;
   private readonly activePageListeners = new Set<(session: BrowserSession, page: Page | undefined) => void>();
   private readonly slots: Slots;
+  /** Sessions taken out of the map whose contexts are still closing: they count against maxSessions until gone. */
+  private closing = 0;
 
   constructor(
     private readonly browser: SharedBrowser,
@@ -76,7 +78,7 @@ export class SessionRegistry {
     const session = this.sessions.get(key);
     if (!session) return;
     this.sessions.delete(key);
-    await session.close();
+    await this.closeCounted(session);
   }
 
   async closeAll(): Promise<void> {
@@ -109,10 +111,11 @@ export class SessionRegistry {
    * retryable error.
    */
   private async makeRoom(until: number): Promise<void> {
-    while (this.sessions.size >= this.config.maxSessions) {
+    while (this.sessions.size + this.closing >= this.config.maxSessions) {
       const now = Date.now();
       const idle = [...this.sessions.values()].filter((s) => !s.busy && now - s.lastUsed >= IN_USE_MS).sort((a, b) => a.lastUsed - b.lastUsed)[0];
-      if (!idle && now < until) {
+      // A room another newcomer is making (a context closing): wait for it rather than take one more.
+      if ((!idle || this.sessions.size < this.config.maxSessions) && now < until) {
         await new Promise((resolve) => setTimeout(resolve, Math.min(250, until - now)));
         continue;
       }
@@ -131,7 +134,16 @@ export class SessionRegistry {
     this.sessions.delete(session.key);
     this.evicted.set(session.key, reason);
     if (this.evicted.size > REMEMBERED) this.evicted.delete(this.evicted.keys().next().value!);
-    await session.close();
+    await this.closeCounted(session);
+  }
+
+  private async closeCounted(session: BrowserSession): Promise<void> {
+    this.closing++;
+    try {
+      await session.close();
+    } finally {
+      this.closing--;
+    }
   }
 
   private storageStateFor(key: string): StorageState | string | undefined {

@@ -3,7 +3,7 @@
  * never-answering documents, endless scripts. Navigate returns when the page is usable, says what is still
  * loading, and nothing leaves the session stuck.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordStages, stopRecordingStages } from '../src/stages.js';
 import { call, createTestToolset, refOf, useServerAndBrowser } from './helpers/toolset.js';
 
@@ -76,11 +76,21 @@ describe('navigate returns when the page is usable', () => {
 });
 
 describe('the snapshot is taken while the page settles', () => {
+  // A long quiet window (a tenth of 5 s once every request is answered) so that the snapshot is always begun
+  // inside it, however slowly a loaded machine parses the page.
+  let browser: ReturnType<typeof createTestToolset>;
+  beforeAll(() => {
+    browser = createTestToolset({ settle: { quietMs: 5_000 } });
+  });
+  afterAll(async () => {
+    await browser.close();
+  });
+
   /** Navigates with the stages recorded: whether the snapshot taken during the quiet window was kept. */
   async function navigateRecorded(url: string) {
     const stages = recordStages();
     try {
-      const result = await call(env.browser, 'browser_navigate', { url });
+      const result = await call(browser, 'browser_navigate', { url });
       return { result, kept: stages.has('load: early snapshot kept'), tried: stages.has('load: early snapshot') };
     } finally {
       stopRecordingStages();
@@ -91,7 +101,7 @@ describe('the snapshot is taken while the page settles', () => {
     const { result, kept } = await navigateRecorded(env.server.url('/fixtures/catalogue.html'));
     expect(result.ok).toBe(true);
     expect(kept).toBe(true);
-    const again = await call(env.browser, 'browser_snapshot', {});
+    const again = await call(browser, 'browser_snapshot', {});
     expect(result.snapshot).toBe(again.snapshot);
   });
 
@@ -100,7 +110,7 @@ describe('the snapshot is taken while the page settles', () => {
     expect(result.ok).toBe(true);
     expect(tried).toBe(true);
     expect(kept).toBe(false);
-    const click = await call(env.browser, 'browser_click', { ref: refOf(result.snapshot, 'button', 'Stop updates') });
+    const click = await call(browser, 'browser_click', { ref: refOf(result.snapshot, 'button', 'Stop updates') });
     expect(click.ok).toBe(true);
   });
 });

@@ -73,10 +73,11 @@ function watchNavigation(page: Page) {
   const onNavigated = (frame: Frame) => {
     if (request && frame === page.mainFrame()) done();
   };
-  // A navigation that turns into a download is aborted, and the download event follows it, later on a busy
-  // machine: wait a moment for it so the action's result reports the file.
+  // A navigation that turns into a download is aborted, and the download event follows it: at once on an idle
+  // machine, after more than a second on a busy one. Wait for it (up to 3 s; the event ends the wait) so the
+  // action's result reports the file. Other aborted navigations are rare (the allowlist blocks with its own code).
   const onFailed = (r: Request) => {
-    if (r === request) /ERR_ABORTED/.test(r.failure()?.errorText ?? '') ? setTimeout(done, 1_000) : done();
+    if (r === request) /ERR_ABORTED/.test(r.failure()?.errorText ?? '') ? setTimeout(done, 3_000) : done();
   };
   // A 204 response or a download never commits a new document.
   const onFinished = (r: Request) => {

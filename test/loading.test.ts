@@ -91,7 +91,7 @@ describe('the snapshot is taken while the page settles', () => {
     const stages = recordStages();
     try {
       const result = await call(browser, 'browser_navigate', { url });
-      return { result, kept: stages.has('load: early snapshot kept'), tried: stages.has('load: early snapshot') };
+      return { result, kept: stages.has('load: early snapshot kept'), tried: stages.has('load: early snapshot'), stages: [...stages.keys()].join(', ') };
     } finally {
       stopRecordingStages();
     }
@@ -101,9 +101,9 @@ describe('the snapshot is taken while the page settles', () => {
     // Not on the tab's first document: in CI that first navigation of a new tab dropped its early snapshot (the
     // retry, a second navigation, kept it). Only a saving is lost there; what is returned is still right.
     await call(browser, 'browser_navigate', { url: env.server.url('/fixtures/page-a.html') });
-    const { result, kept } = await navigateRecorded(env.server.url('/fixtures/catalogue.html'));
-    expect(result.ok).toBe(true);
-    expect(kept).toBe(true);
+    const { result, kept, stages } = await navigateRecorded(env.server.url('/fixtures/catalogue.html'));
+    expect(result.ok, JSON.stringify(result.error)).toBe(true);
+    expect(kept, stages).toBe(true);
     const again = await call(browser, 'browser_snapshot', {});
     expect(result.snapshot).toBe(again.snapshot);
   });

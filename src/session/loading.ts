@@ -101,7 +101,11 @@ async function snapshotIfStill<T>(page: Page, events: PageEvents, policy: Settle
   const rest = policy.quietMs / 10 - (Date.now() - began);
   if (rest > 0) await sleep(rest);
   const changed = await changedSinceWatch(page);
-  return taken !== undefined && !changed && !events.shapingActivitySince(began) && events.shapingInFlight() === 0 ? taken : undefined;
+  const dropped =
+    taken === undefined ? 'capture failed' : changed ? 'page changed' : events.shapingActivitySince(began) ? 'a request started or ended' : events.shapingInFlight() > 0 ? 'a request in flight' : undefined;
+  if (!dropped) return taken;
+  stageSync(`load: early snapshot dropped (${dropped})`, () => {}); // why, for benchmarks and tests
+  return undefined;
 }
 
 /**

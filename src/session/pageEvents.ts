@@ -35,6 +35,7 @@ export class PageEvents {
   private readonly dialogListeners = new Set<() => void>();
   private readonly inflight = new Set<Request>();
   private lastNetworkActivity = Date.now();
+  private documentDoneAt = 0;
   /** The request of the main frame's latest document. */
   private document: Request | undefined;
   private blocked: string[] = [];
@@ -52,7 +53,9 @@ export class PageEvents {
     });
     const done = (request: Request) => {
       this.inflight.delete(request);
-      if (SHAPES_THE_PAGE.has(request.resourceType())) this.lastNetworkActivity = Date.now();
+      // The main document's last bytes are news only until it is parsed; its "finished" can come after that.
+      if (request === this.document) this.documentDoneAt = Date.now();
+      else if (SHAPES_THE_PAGE.has(request.resourceType())) this.lastNetworkActivity = Date.now();
     };
     page.on('requestfinished', done);
     page.on('requestfailed', done);
@@ -79,10 +82,13 @@ export class PageEvents {
    * or a slow image CDN does not hold up the answer (they still show in the loading line while in flight).
    */
   networkQuietFor(): number {
-    return Date.now() - this.lastNetworkActivity;
+    return Date.now() - Math.max(this.lastNetworkActivity, this.documentDoneAt);
   }
 
-  /** True when a request that can change what the page shows started or ended at `time` (Date.now()) or later. */
+  /**
+   * True when a request that can change what the page shows started or ended at `time` (Date.now()) or later;
+   * for a page already parsed, so the end of its own document does not count.
+   */
   shapingActivitySince(time: number): boolean {
     return this.lastNetworkActivity >= time;
   }
@@ -92,10 +98,13 @@ export class PageEvents {
     return this.document !== undefined && this.inflight.has(this.document);
   }
 
-  /** Requests that can change what the page shows (see `networkQuietFor`) still waiting for their answer. */
+  /**
+   * Requests that can change what the page shows (see `networkQuietFor`) still waiting for their answer, once
+   * the page is parsed: its own document, whose end Playwright may report after DOMContentLoaded, is not one.
+   */
   shapingInFlight(): number {
     let count = 0;
-    for (const request of this.inflight) if (SHAPES_THE_PAGE.has(request.resourceType()) && !request.redirectedTo()) count++;
+    for (const request of this.inflight) if (request !== this.document && SHAPES_THE_PAGE.has(request.resourceType()) && !request.redirectedTo()) count++;
     return count;
   }
 

@@ -85,4 +85,23 @@ describe('a long page, one screen at a time', () => {
     expect(clicked.ok, JSON.stringify(clicked.error)).toBe(true);
     expect(await out()).toBe('Bought 2998');
   });
+  it('reads a frame on the screen, counts one far below without reading it, and reads that one once scrolled to', async () => {
+    const opened = await call(env.browser, 'browser_navigate', { url: env.server.url('/fixtures/frames.html') });
+    expect(opened.ok, JSON.stringify(opened.error)).toBe(true);
+    const snap = opened.snapshot as string;
+    expect(snap).toContain('button "Pay now"');
+    expect(snap).not.toContain('Subscribe');
+    expect(snap).toMatch(/^below [\d,]+px: .*1 frame\b/m);
+
+    await call(env.browser, 'browser_scroll', { direction: 'down', amount: 5_000 });
+    const below = (await call(env.browser, 'browser_snapshot', {})).snapshot as string;
+    const clicked = await call(env.browser, 'browser_click', { ref: refBy(below, 'button "Subscribe"') });
+    expect(clicked.ok, JSON.stringify(clicked.error)).toBe(true);
+    const frame = (await env.browser.page()).frames().find((f) => f.url() === 'about:srcdoc')!;
+    expect(await frame.textContent('button')).toBe('Subscribed');
+
+    const whole = (await call(env.browser, 'browser_snapshot', { scope: 'page' })).snapshot as string;
+    expect(whole).toContain('button "Pay now"');
+    expect(whole).toContain('button "Subscribe');
+  });
 });

@@ -14,6 +14,7 @@ import type { Slots } from './slots.js';
 import { BrowserToolError, toBrowserToolError } from '../errors.js';
 import { RefManager } from '../refs.js';
 import { LISTENERS_INIT_SCRIPT } from '../snapshot/listeners.js';
+import { warmUpCaptures } from '../snapshot/warmUp.js';
 import { installAllowlist } from './allowlist.js';
 import { Deadline } from './deadline.js';
 import { closeQuickly, responds, stopLoading } from './loading.js';
@@ -347,6 +348,7 @@ export class BrowserSession {
   private track(page: Page): void {
     if (this.events.has(page)) return;
     this.events.set(page, new PageEvents(page, { dialogPolicy: this.config.dialogPolicy, downloadDir: () => this.downloadDir() }));
+    warmUpCaptures(page);
     page.on('crash', () => {
       this.lostState = 'The tab crashed and a new empty tab was opened';
       void page.close().catch(() => {});

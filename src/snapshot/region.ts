@@ -18,7 +18,7 @@ export interface RegionArgs {
   limit: number;
 }
 
-/** Controls and headings by kind ("link", "button", "heading"...), on one side of the band. */
+/** Controls, headings and frames by kind ("link", "button", "heading", "frame"...), on one side of the band. */
 export type Tally = Record<string, number>;
 
 export interface RegionTallies {
@@ -38,15 +38,22 @@ export function chooseRegion({ margin, limit }: RegionArgs): { roots: Element[] 
   const body = document.body;
   const total = document.getElementsByTagName('*').length;
 
+  const inBand = (r: DOMRect) => !(r.bottom < top || r.top > bottom || r.right <= 0 || r.left >= width);
+  // Each frame is a document of its own, which costs the capture as much as hundreds of elements: a subtree
+  // holding a frame out of the band is never taken whole, as its content would be left out of the snapshot anyway.
+  const holdsFarFrame = (el: Element) => {
+    for (const frame of el.getElementsByTagName('iframe')) if (!inBand(frame.getBoundingClientRect())) return true;
+    return false;
+  };
   /** Counts elements below `el`, giving up past the limit: the cost is bounded by the limit, not the subtree. */
   const small = (el: Element) => {
     let count = 0;
     const walker = document.createTreeWalker(el, NodeFilter.SHOW_ELEMENT);
     while (walker.nextNode()) if (++count > limit) return false;
-    return true;
+    return !holdsFarFrame(el);
   };
   // A page no bigger than one whole subtree is captured whole: the pass below would save nothing.
-  if (!body || total <= limit) return { roots: undefined, tallies, elements: total };
+  if (!body || (total <= limit && !holdsFarFrame(body))) return { roots: undefined, tallies, elements: total };
 
   const roots: Element[] = [];
   // Descend from the body into elements that are partly in the band and too big to take whole; take those
@@ -56,11 +63,12 @@ export function chooseRegion({ margin, limit }: RegionArgs): { roots: Element[] 
       if (SKIP.has(child.tagName)) continue;
       const r = child.getBoundingClientRect();
       if (r.width === 0 && r.height === 0) {
-        // No box: hidden (nothing inside shows), or a wrapper whose content is laid out elsewhere.
-        if (!child.checkVisibility()) continue;
+        // No box: hidden (nothing inside shows), or a wrapper whose content is laid out elsewhere. A frame
+        // without a box shows nothing at all.
+        if (child.tagName === 'IFRAME' || !child.checkVisibility()) continue;
       } else {
-        if (r.bottom < top || r.top > bottom || r.right <= 0 || r.left >= width) continue;
-        if (r.top >= top && r.bottom <= bottom) {
+        if (!inBand(r)) continue;
+        if (r.top >= top && r.bottom <= bottom && !holdsFarFrame(child)) {
           roots.push(child);
           continue;
         }
@@ -83,6 +91,7 @@ export function chooseRegion({ margin, limit }: RegionArgs): { roots: Element[] 
     if (tag === 'TEXTAREA') return 'textbox';
     if (tag === 'SELECT') return (el as HTMLSelectElement).multiple || (el as HTMLSelectElement).size > 1 ? 'listbox' : 'combobox';
     if (/^H[1-6]$/.test(tag)) return 'heading';
+    if (tag === 'IFRAME') return 'frame';
     if (tag === 'INPUT') {
       const type = (el as HTMLInputElement).type;
       if (type === 'checkbox' || type === 'radio') return type;
@@ -96,7 +105,7 @@ export function chooseRegion({ margin, limit }: RegionArgs): { roots: Element[] 
   };
   const SELECTOR = [
     'a[href]', 'button', 'input:not([type=hidden])', 'select', 'textarea', 'summary', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6',
-    '[onclick]', '[tabindex]:not([tabindex="-1"])', '[contenteditable]:not([contenteditable=false])',
+    'iframe', '[onclick]', '[tabindex]:not([tabindex="-1"])', '[contenteditable]:not([contenteditable=false])',
     ...[...ROLES].map((role) => `[role=${role}]`),
   ].join(',');
   const missed: Element[] = [];

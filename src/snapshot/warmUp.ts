@@ -1,0 +1,49 @@
+/**
+ * Warm-up: Playwright builds its in-page helper (selector engines, the aria snapshot) once per document and
+ * frame, in a script world of its own. That is some 50 to 100 ms of script compilation each, which the first
+ * capture of a document would otherwise wait for, once for the page and once more for every iframe it
+ * descends into (an ad, a video player, an embedded form). Building the helpers as soon as each document is
+ * parsed overlaps that work with the rest of the page's loading, and the capture then finds them ready.
+ *
+ * Only documents a default snapshot would capture are warmed: the tab's own, and frames on or near the screen
+ * (the same band region.ts captures). Frames elsewhere on the page are left to the snapshot that reaches them.
+ * Before the document is parsed its worlds are not always in place, and the work could land in the outgoing
+ * document instead.
+ */
+import type { Frame, Page } from 'playwright-core';
+
+/** How long a frame may take to parse before its warm-up is dropped. */
+const FRAME_PARSE_WAIT_MS = 10_000;
+
+/** Builds the helpers of every document of this tab, and of its frames in view, once each is parsed. */
+export function warmUpCaptures(page: Page): void {
+  page.on('domcontentloaded', () => warm(page.mainFrame()));
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) return;
+    void frame
+      .waitForLoadState('domcontentloaded', { timeout: FRAME_PARSE_WAIT_MS })
+      .then(async () => ((await inView(page, frame)) ? warm(frame) : undefined))
+      .catch(() => {}); // detached or navigated away: nothing to warm
+  });
+}
+
+function warm(frame: Frame): void {
+  // Both are no-ops in the page: the first builds the helper world, the second the page world's evaluator.
+  // A navigation that replaces the document first makes them fail, harmlessly.
+  void frame.locator(':root').count().catch(() => {});
+  void frame.evaluate('0').catch(() => {});
+}
+
+/** Is the frame's element on screen, or within an eighth of a screen of it (refs.ts captures as far)? */
+async function inView(page: Page, frame: Frame): Promise<boolean> {
+  const element = await frame.frameElement();
+  try {
+    const box = await element.boundingBox();
+    const viewport = page.viewportSize();
+    if (!box || !viewport || box.width === 0 || box.height === 0) return false;
+    const margin = viewport.height / 8;
+    return box.y < viewport.height + margin && box.y + box.height > -margin && box.x < viewport.width && box.x + box.width > 0;
+  } finally {
+    void element.dispose().catch(() => {});
+  }
+}

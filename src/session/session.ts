@@ -348,7 +348,7 @@ export class BrowserSession {
   private track(page: Page): void {
     if (this.events.has(page)) return;
     this.events.set(page, new PageEvents(page, { dialogPolicy: this.config.dialogPolicy, downloadDir: () => this.downloadDir() }));
-    warmUpCaptures(page);
+    warmUpCaptures(page, () => this.busy);
     page.on('crash', () => {
       this.lostState = 'The tab crashed and a new empty tab was opened';
       void page.close().catch(() => {});

@@ -7,6 +7,10 @@
  *
  * Only documents a default snapshot would capture are warmed: the tab's own, and frames on or near the screen
  * (the same band region.ts captures). Frames elsewhere on the page are left to the snapshot that reaches them.
+ * Nor while one of our calls runs: its own capture follows the document at once (navigate, an action that
+ * navigates), and a warm-up racing it only adds work (measured: navigate 10 to 40% slower on small pages).
+ * What is left is a document that arrives between calls: a redirect by script or meta refresh, a navigation
+ * that commits after its click returned, a page the agent comes back to later.
  * Before the document is parsed its worlds are not always in place, and the work could land in the outgoing
  * document instead.
  */
@@ -15,14 +19,19 @@ import type { Frame, Page } from 'playwright-core';
 /** How long a frame may take to parse before its warm-up is dropped. */
 const FRAME_PARSE_WAIT_MS = 10_000;
 
-/** Builds the helpers of every document of this tab, and of its frames in view, once each is parsed. */
-export function warmUpCaptures(page: Page): void {
-  page.on('domcontentloaded', () => warm(page.mainFrame()));
+/**
+ * Builds the helpers of every document of this tab, and of its frames in view, once each is parsed, unless
+ * `busy()` says a call is running (its capture comes next).
+ */
+export function warmUpCaptures(page: Page, busy: () => boolean): void {
+  page.on('domcontentloaded', () => {
+    if (!busy()) warm(page.mainFrame());
+  });
   page.on('framenavigated', (frame) => {
-    if (frame === page.mainFrame()) return;
+    if (frame === page.mainFrame() || busy()) return;
     void frame
       .waitForLoadState('domcontentloaded', { timeout: FRAME_PARSE_WAIT_MS })
-      .then(async () => ((await inView(page, frame)) ? warm(frame) : undefined))
+      .then(async () => (!busy() && (await inView(page, frame)) ? warm(frame) : undefined))
       .catch(() => {}); // detached or navigated away: nothing to warm
   });
 }

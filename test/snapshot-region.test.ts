@@ -85,6 +85,7 @@ describe('a long page, one screen at a time', () => {
     expect(clicked.ok, JSON.stringify(clicked.error)).toBe(true);
     expect(await out()).toBe('Bought 2998');
   });
+
   it('reads a frame on the screen, counts one far below without reading it, and reads that one once scrolled to', async () => {
     const opened = await call(env.browser, 'browser_navigate', { url: env.server.url('/fixtures/frames.html') });
     expect(opened.ok, JSON.stringify(opened.error)).toBe(true);

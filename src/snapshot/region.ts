@@ -2,8 +2,9 @@
  * Region: which part of the page a viewport snapshot captures. Playwright's aria snapshot walks every element
  * below its root and costs a fraction of a millisecond per element, so capturing a 50,000-element page to keep
  * one screen of it takes tens of seconds. One pass in the page instead finds the subtrees that reach into the
- * viewport band (the viewport plus a margin), and counts the controls and headings outside them by kind and
- * side (above, below, beside) from their boxes alone, which is cheap. The chosen subtrees are then captured in
+ * viewport band (the viewport plus a margin), and counts the controls, headings and frames outside them by
+ * kind and side (above, below, beside) from their boxes alone, which is cheap. Frames count for much more than
+ * their one element: Playwright captures each as a document of its own. The chosen subtrees are then captured in
  * one call: a hidden element `aria-owns` them for the time of the capture, and Playwright walks owned elements
  * as its own children (capture.ts), so their refs resolve with `getByRef` like those of a whole-page capture.
  *

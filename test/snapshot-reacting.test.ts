@@ -90,7 +90,7 @@ describe('elements the page reacts to', () => {
 
   it("a slider's handle is listed as a slider inside its track, and takes arrow keys", async () => {
     const snap = await open();
-    expect(snap).toMatch(new RegExp(`^${REF} clickable icon="track"\\n ${REF} slider icon="knob handle"$`, 'm'));
+    expect(snap, snap).toMatch(new RegExp(`^${REF} clickable icon="track"\\n ${REF} slider icon="knob handle"$`, 'm'));
     await call(env.browser, 'browser_press', { ref: refBy(snap, 'slider'), key: 'ArrowRight' });
     expect(await text('#zoom')).toBe('40');
   });

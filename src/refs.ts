@@ -8,6 +8,7 @@ import { isHiddenRef, lingeringRef } from './hiddenRefs.js';
 import { capturePage, currentDocumentId, type AriaNode, type Capture, type CaptureOptions } from './snapshot/capture.js';
 import { formatSnapshot, type FormatOptions, type FormattedSnapshot } from './snapshot/format.js';
 import { indexRefs } from './snapshot/lines.js';
+import { bandMargin, bandSpan } from './snapshot/region.js';
 import { stageSync } from './stages.js';
 
 interface RefInfo {
@@ -58,11 +59,6 @@ const REF_PATTERN = /^@?(?:ref=)?((?:f\d+)?e\d+)$/;
  */
 const REGION_LIMIT = 600;
 
-function spanOf(capture: Capture): [number, number] {
-  const { scrollY, viewportHeight } = capture.metrics;
-  const margin = Math.round(viewportHeight / 8);
-  return [scrollY - margin, scrollY + viewportHeight + margin];
-}
 
 /** Refs of the capture the model has not been shown before, counting only those in stretches it has looked at. */
 function newRefsOf(capture: Capture, doc: DocumentRefs): Set<string> {
@@ -131,7 +127,7 @@ export class RefManager {
     const format = { ...this.defaults(), ...options };
     // The default snapshot shows one screen: capture only what reaches it, and count the rest (region.ts).
     const regional = format.scope === 'viewport' && !format.ref && !format.find;
-    const margin = Math.round((page.viewportSize()?.height ?? 720) / 8);
+    const margin = bandMargin(page.viewportSize()?.height ?? 720);
     return capturePage(page, this.captureOptions, regional ? { region: { margin, limit: REGION_LIMIT } } : {});
   }
 
@@ -151,7 +147,7 @@ export class RefManager {
     doc.current = current;
     doc.url = capture.url;
     doc.capture = capture;
-    if (capture.region) doc.seen.spans.push(spanOf(capture));
+    if (capture.region) doc.seen.spans.push(bandSpan(capture.metrics));
     else doc.seen.whole = true;
     if (doc.seen.spans.length > 50) doc.seen.spans.splice(0, doc.seen.spans.length - 50);
     const generation = ++doc.generation;

@@ -4,6 +4,7 @@
  */
 import type { Capture } from './capture.js';
 import { pageLines, type PageLine } from './lines.js';
+import { bandSpan } from './region.js';
 import { countTokens } from './tokens.js';
 
 export interface SnapshotDiff {
@@ -23,10 +24,7 @@ function withoutFocus(lines: PageLine[]): PageLine[] {
 
 /** The stretch of the page (page coordinates) a capture holds: all of it, or the viewport and the margin format.ts keeps. */
 function span(capture: Capture): [number, number] {
-  if (!capture.region) return [-Infinity, Infinity];
-  const { scrollY, viewportHeight } = capture.metrics;
-  const margin = Math.round(viewportHeight / 8);
-  return [scrollY - margin, scrollY + viewportHeight + margin];
+  return capture.region ? bandSpan(capture.metrics) : [-Infinity, Infinity];
 }
 
 /**

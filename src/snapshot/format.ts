@@ -8,6 +8,7 @@ import { repeatedLinkNames } from './controls.js';
 import { findSubtree, frameOffset, MODAL_ROLES, NAME_LIMIT, Priority, quote, rootContext, truncate, walk, type Line, type WalkContext } from './lines.js';
 import { stageSync } from '../stages.js';
 import { sayOnce, summariseRepeats } from './compact.js';
+import { bandMargin } from './region.js';
 import { countTokens } from './tokens.js';
 
 
@@ -162,7 +163,7 @@ export function formatSnapshot(capture: Capture, options: FormatOptions): Format
 
   // Viewport selection: keep lines that overlap the viewport plus a margin; lines with no box
   // inherit the decision of the line before them.
-  const margin = Math.round(metrics.viewportHeight / 8);
+  const margin = bandMargin(metrics.viewportHeight);
   const keep = lines.map(() => true);
   const above: Line[] = [];
   const below: Line[] = [];

@@ -19,6 +19,20 @@ export interface RegionArgs {
   limit: number;
 }
 
+/**
+ * Pixels above and below the viewport that a viewport snapshot still counts as on screen: an eighth of its
+ * height. The capture (refs.ts), the format (format.ts), the diff (diff.ts) and the warm-up (warmUp.ts) all use it.
+ */
+export function bandMargin(viewportHeight: number): number {
+  return Math.round(viewportHeight / 8);
+}
+
+/** The band in page coordinates: the viewport at its scroll position, with the margin above and below. */
+export function bandSpan({ scrollY, viewportHeight }: { scrollY: number; viewportHeight: number }): [number, number] {
+  const margin = bandMargin(viewportHeight);
+  return [scrollY - margin, scrollY + viewportHeight + margin];
+}
+
 /** Controls, headings and frames by kind ("link", "button", "heading", "frame"...), on one side of the band. */
 export type Tally = Record<string, number>;
 

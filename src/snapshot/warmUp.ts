@@ -15,6 +15,7 @@
  * document instead.
  */
 import type { Frame, Page } from 'playwright-core';
+import { bandMargin } from './region.js';
 
 /** How long a frame may take to parse before its warm-up is dropped. */
 const FRAME_PARSE_WAIT_MS = 10_000;
@@ -43,14 +44,14 @@ function warm(frame: Frame): void {
   void frame.evaluate('0').catch(() => {});
 }
 
-/** Is the frame's element on screen, or within an eighth of a screen of it (refs.ts captures as far)? */
+/** Is the frame's element on screen or within the band's margin of it (as far as a viewport snapshot captures)? */
 async function inView(page: Page, frame: Frame): Promise<boolean> {
   const element = await frame.frameElement();
   try {
     const box = await element.boundingBox();
     const viewport = page.viewportSize();
     if (!box || !viewport || box.width === 0 || box.height === 0) return false;
-    const margin = viewport.height / 8;
+    const margin = bandMargin(viewport.height);
     return box.y < viewport.height + margin && box.y + box.height > -margin && box.x < viewport.width && box.x + box.width > 0;
   } finally {
     void element.dispose().catch(() => {});

@@ -66,11 +66,18 @@ export async function settle<T = never>(page: Page, events: PageEvents, deadline
   }
 
   let quietWait = true;
-  let taking: Promise<T | undefined> | undefined;
+  let attempts = 0;
+  let taking: Promise<void> | undefined;
   let taken: T | undefined;
   const quiet = (async () => {
     while (quietWait && !networkSettled(events, policy) && taken === undefined) {
-      if (early && !taking && events.shapingInFlight() === 0) taking = snapshotIfStill(page, events, policy, early).then((value) => (taken = value));
+      if (early && !taking && attempts < EARLY_ATTEMPTS && mayTakeEarly(events, policy)) {
+        attempts++;
+        taking = snapshotIfStill(page, events, policy, early, () => !quietWait).then((value) => {
+          taken = value;
+          if (value === undefined) taking = undefined; // dropped: the next quiet moment may try again
+        });
+      }
       // Until the snapshot starts, look often: it should start the moment the last such request is answered.
       await sleep(early && !taking ? 5 : 25);
     }
@@ -87,22 +94,33 @@ export async function settle<T = never>(page: Page, events: PageEvents, deadline
   return { parsed: true, ...(loading ? { loading } : {}), ...(taken !== undefined && !emptied ? { snapshot: taken } : {}) };
 }
 
+/** Early snapshots tried per load: one dropped because a slow request answered may be followed by one more. */
+const EARLY_ATTEMPTS = 2;
+
 /**
- * Takes the snapshot while the quiet window runs, and keeps it if the window held all along: no request that
- * shapes the page started or ended, and the page changed nothing (changes.ts), from before it began until the
- * window's end.
+ * When the snapshot may start before the page has settled: every request that shapes the page has answered,
+ * or those still out have been silent for half the quiet window (slow or stuck), so that the capture runs
+ * while the rest of the window is waited out instead of after it. Not while a frame's document is on its
+ * way: the capture would wait on that frame, which is emptied instead once the window closes.
  */
-async function snapshotIfStill<T>(page: Page, events: PageEvents, policy: SettlePolicy, take: EarlySnapshot<T>): Promise<T | undefined> {
+function mayTakeEarly(events: PageEvents, policy: SettlePolicy): boolean {
+  return events.shapingInFlight() === 0 || (events.networkQuietFor() >= policy.quietMs / 2 && !events.frameDocumentPending());
+}
+
+/**
+ * Takes the snapshot while the quiet window runs, and keeps it if the window held all along: from before the
+ * capture began until the page counted as settled (or `over()`: `load` fired, or the cap), no request that
+ * shapes the page started or ended and the page changed nothing (changes.ts).
+ */
+async function snapshotIfStill<T>(page: Page, events: PageEvents, policy: SettlePolicy, take: EarlySnapshot<T>, over: () => boolean): Promise<T | undefined> {
   const began = Date.now();
   // Not awaited: the page runs our scripts in the order sent, so the watch starts before the capture does.
   const watching = watchChanges(page);
   const taken = await take().catch(() => undefined);
   if (!(await watching)) return undefined;
-  const rest = policy.quietMs / 10 - (Date.now() - began);
-  if (rest > 0) await sleep(rest);
+  while (taken !== undefined && !over() && !networkSettled(events, policy) && !events.shapingActivitySince(began)) await sleep(10);
   const changed = await changedSinceWatch(page);
-  const dropped =
-    taken === undefined ? 'capture failed' : changed ? 'page changed' : events.shapingActivitySince(began) ? 'a request started or ended' : events.shapingInFlight() > 0 ? 'a request in flight' : undefined;
+  const dropped = taken === undefined ? 'capture failed' : changed ? 'page changed' : events.shapingActivitySince(began) ? 'a request started or ended' : undefined;
   if (!dropped) return taken;
   stageSync(`load: early snapshot dropped (${dropped})`, () => {}); // why, for benchmarks and tests
   return undefined;

@@ -93,6 +93,12 @@ export class PageEvents {
     return this.lastNetworkActivity >= time;
   }
 
+  /** True while the document of some frame inside the page waits for its answer or is still arriving. */
+  frameDocumentPending(): boolean {
+    for (const request of this.inflight) if (request.isNavigationRequest() && request !== this.document && !request.redirectedTo()) return true;
+    return false;
+  }
+
   /** True while a document request of the main frame waits for its answer or is still arriving. */
   documentPending(): boolean {
     return this.document !== undefined && this.inflight.has(this.document);

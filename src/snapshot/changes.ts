@@ -1,30 +1,60 @@
 /**
  * Did the page change while we looked? The load policy takes the snapshot while it waits out its quiet
  * window (session/loading.ts) and keeps it only when nothing moved meanwhile: no element added, removed or
- * altered by the page, no scroll, no resize. Our own marks during a capture (facts.ts, region.ts) are made
- * inside `ownChanges`, which the watch does not count.
+ * altered by the page, no scroll, no resize, no field given another value or state by script, no other
+ * element focused, no click or key handler attached (listeners.ts). Those last three are not DOM mutations,
+ * and each would make the snapshot tell the model something false. Our own marks during a capture
+ * (facts.ts, region.ts) are made inside `ownChanges`, which the watch does not count.
  */
 import type { Page } from 'playwright-core';
 import { evaluateInPage } from '../inPage.js';
+import { LISTENERS_KEY } from './listeners.js';
 
 export const CHANGES_KEY = 'mastra-browser-toolset.changes';
 
 interface Watch {
   changed: boolean;
+  /** The state a MutationObserver cannot see, as it was when the watch began. */
+  fields: string[];
+  active: Element | null;
+  listeners: number;
   observer: MutationObserver;
   stop(): void;
   /** Runs `work` (our own marks) without counting its mutations; what the page did before it still counts. */
   own<T>(work: () => T): T;
 }
 
+interface WatchKeys {
+  changes: string;
+  listeners: string;
+}
+
+/** Runs in the page: what a field holds now (value, checked, selected), for every field of the document. */
+function fieldStates(): string[] {
+  const states: string[] = [];
+  for (const field of document.querySelectorAll('input, textarea, select')) {
+    const f = field as HTMLInputElement;
+    states.push(f.type === 'checkbox' || f.type === 'radio' ? String(f.checked) : f.value);
+  }
+  return states;
+}
+
+/** Runs in the page: how many click and key handlers the page has attached so far (listeners.ts). */
+function listenerCount(listenersKey: string): number {
+  return (window as unknown as Record<symbol, { added?: number } | undefined>)[Symbol.for(listenersKey)]?.added ?? 0;
+}
+
 /** Runs in the page: starts counting changes, replacing any earlier watch. */
-function startWatch(key: string): void {
+function startWatch(keys: WatchKeys, helpers: { fieldStates: typeof fieldStates; listenerCount: typeof listenerCount }): void {
   const w = window as unknown as Record<symbol, Watch | undefined>;
-  const symbol = Symbol.for(key);
+  const symbol = Symbol.for(keys.changes);
   w[symbol]?.stop();
   const onMove = () => (watch.changed = true);
   const watch: Watch = {
     changed: false,
+    fields: helpers.fieldStates(),
+    active: document.activeElement,
+    listeners: helpers.listenerCount(keys.listeners),
     observer: new MutationObserver(() => (watch.changed = true)),
     stop() {
       watch.observer.disconnect();
@@ -48,10 +78,17 @@ function startWatch(key: string): void {
 }
 
 /** Runs in the page: whether anything changed since `startWatch`; stops the watch. */
-function endWatch(key: string): boolean {
-  const watch = (window as unknown as Record<symbol, Watch | undefined>)[Symbol.for(key)];
+function endWatch(keys: WatchKeys, helpers: { fieldStates: typeof fieldStates; listenerCount: typeof listenerCount }): boolean {
+  const watch = (window as unknown as Record<symbol, Watch | undefined>)[Symbol.for(keys.changes)];
   if (!watch) return true;
-  const changed = watch.changed || watch.observer.takeRecords().length > 0;
+  const fields = helpers.fieldStates();
+  const changed =
+    watch.changed ||
+    watch.observer.takeRecords().length > 0 ||
+    document.activeElement !== watch.active ||
+    helpers.listenerCount(keys.listeners) !== watch.listeners ||
+    fields.length !== watch.fields.length ||
+    fields.some((state, i) => state !== watch.fields[i]);
   watch.stop();
   return changed;
 }
@@ -65,8 +102,10 @@ export function ownChanges<T>(key: string, work: () => T): T {
   return watch ? watch.own(work) : work();
 }
 
+const KEYS: WatchKeys = { changes: CHANGES_KEY, listeners: LISTENERS_KEY };
+
 export async function watchChanges(page: Page): Promise<boolean> {
-  return evaluateInPage(page, startWatch, CHANGES_KEY).then(
+  return evaluateInPage(page, startWatch, KEYS, { fieldStates, listenerCount }).then(
     () => true,
     () => false,
   );
@@ -74,5 +113,5 @@ export async function watchChanges(page: Page): Promise<boolean> {
 
 /** True when the page changed since `watchChanges`, or cannot say (a new document, a page that does not answer). */
 export async function changedSinceWatch(page: Page): Promise<boolean> {
-  return evaluateInPage(page, endWatch, CHANGES_KEY).catch(() => true);
+  return evaluateInPage(page, endWatch, KEYS, { fieldStates, listenerCount }).catch(() => true);
 }

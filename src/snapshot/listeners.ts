@@ -21,7 +21,9 @@ function recordListeners(key: string): void {
   const TYPES = new Set(['click', 'dblclick', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'touchstart', 'touchend', 'keydown', 'keyup', 'keypress', 'contextmenu']);
   const counts = new WeakMap<object, number>();
   const targets: Array<WeakRef<EventTarget>> = [];
+  let added = 0;
   const record = (target: EventTarget, delta: number) => {
+    if (delta > 0) added++;
     const before = counts.get(target);
     if (before === undefined) {
       if (delta < 0) return;
@@ -70,6 +72,10 @@ function recordListeners(key: string): void {
         }
         targets.length = kept;
         return out;
+      },
+      /** Handlers attached so far: a new one means an element may have become a control (changes.ts). */
+      get added(): number {
+        return added;
       },
     },
     enumerable: false,

@@ -61,6 +61,17 @@ const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const MISBEHAVING: Record<string, (url: URL, res: ServerResponse) => void | Promise<void>> = {
   '/stuck-image': (_, res) => page(res, 'Stuck image', '<h1>Stuck image</h1><img src="/never" alt="ad"><button>Buy</button>'),
   '/stuck-script': (_, res) => page(res, 'Stuck script', '<h1>Before the script</h1><script src="/never"></script><button>After the script</button>'),
+  '/stuck-tracker': (_, res) => page(res, 'Stuck tracker', '<h1>Stuck tracker</h1><script async src="/never"></script><button>Subscribe</button>'),
+  // While a script that never arrives holds the load, a timer fills in the field and focuses it, or makes a text
+  // clickable (?what=handler): no element changes, only state.
+  '/late-state': (url, res) => {
+    const late = url.searchParams.get('what') === 'handler' ? `more.addEventListener('click', () => (more.textContent = 'Shown'))` : `city.value = 'Lisbon'; city.focus()`;
+    page(
+      res,
+      'Late state',
+      `<h1>Late state</h1><label>City <input id="city"></label><span id="more">Show more</span><script async src="/never"></script><script>setTimeout(() => { ${late} }, ${Number(url.searchParams.get('ms') ?? 1000)})</script>`,
+    );
+  },
   '/stuck-frame': (_, res) => page(res, 'Stuck frame', '<h1>Stuck frame</h1><iframe src="/no-answer" title="ad"></iframe><button>Read on</button>'),
   '/slow-first-byte': async (url, res) => {
     await delay(Number(url.searchParams.get('ms') ?? 3000));

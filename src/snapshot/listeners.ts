@@ -23,7 +23,7 @@ function recordListeners(key: string): void {
   const targets: Array<WeakRef<EventTarget>> = [];
   let added = 0;
   const record = (target: EventTarget, delta: number) => {
-    if (delta > 0) added++;
+    if (delta > 0 && target instanceof Element) added++;
     const before = counts.get(target);
     if (before === undefined) {
       if (delta < 0) return;
@@ -73,7 +73,7 @@ function recordListeners(key: string): void {
         targets.length = kept;
         return out;
       },
-      /** Handlers attached so far: a new one means an element may have become a control (changes.ts). */
+      /** Handlers attached to elements so far: a new one may have made an element a control (changes.ts). */
       get added(): number {
         return added;
       },

@@ -37,8 +37,9 @@ export interface Settled<T = never> {
 
 /**
  * Takes the snapshot the caller will return (without remembering it anywhere). Given to `settle`, it is taken
- * during the quiet window, as soon as every request that shapes the page has answered: when nothing changed
- * while it was taken, the wait and the snapshot overlap instead of adding up.
+ * during the quiet window, as soon as every request that shapes the page has answered or those left have gone
+ * silent (`mayTakeEarly`): when nothing changed while it was taken, the wait and the snapshot overlap instead
+ * of adding up.
  */
 export type EarlySnapshot<T> = () => Promise<T>;
 

@@ -59,7 +59,6 @@ const REF_PATTERN = /^@?(?:ref=)?((?:f\d+)?e\d+)$/;
  */
 const REGION_LIMIT = 600;
 
-
 /** Refs of the capture the model has not been shown before, counting only those in stretches it has looked at. */
 function newRefsOf(capture: Capture, doc: DocumentRefs): Set<string> {
   const fresh = new Set<string>();

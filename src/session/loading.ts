@@ -105,7 +105,7 @@ const EARLY_ATTEMPTS = 2;
  * way: the capture would wait on that frame, which is emptied instead once the window closes.
  */
 function mayTakeEarly(events: PageEvents, policy: SettlePolicy): boolean {
-  return events.shapingInFlight() === 0 || (events.networkQuietFor() >= policy.quietMs / 2 && !events.frameDocumentPending());
+  return events.shapingInFlight() === 0 || (events.networkQuietFor() >= policy.quietMs / 2 && !events.pendingFrameDocuments().length);
 }
 
 /**
@@ -166,7 +166,7 @@ function parserBlocking(events: PageEvents): Request[] {
  * would otherwise wait on each of them until its time runs out.
  */
 async function emptyStuckFrames(page: Page, events: PageEvents): Promise<string | undefined> {
-  const stuck = events.pendingRequests().filter((request) => request.isNavigationRequest() && request.frame() !== page.mainFrame());
+  const stuck = events.pendingFrameDocuments();
   await Promise.all(
     stuck.map(async (request) => {
       const element = await request.frame().frameElement().catch(() => undefined);

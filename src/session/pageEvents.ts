@@ -41,7 +41,7 @@ export class PageEvents {
   private blocked: string[] = [];
 
   constructor(
-    page: Page,
+    private readonly page: Page,
     private readonly options: { dialogPolicy: DialogPolicy; downloadDir: () => string },
   ) {
     page.on('dialog', (dialog) => this.onDialog(dialog));
@@ -93,10 +93,9 @@ export class PageEvents {
     return this.lastNetworkActivity >= time;
   }
 
-  /** True while the document of some frame inside the page waits for its answer or is still arriving. */
-  frameDocumentPending(): boolean {
-    for (const request of this.inflight) if (request.isNavigationRequest() && request !== this.document && !request.redirectedTo()) return true;
-    return false;
+  /** Documents of frames inside the page still waiting for their answer or still arriving. */
+  pendingFrameDocuments(): Request[] {
+    return this.pendingRequests().filter((request) => request.isNavigationRequest() && request.frame() !== this.page.mainFrame());
   }
 
   /** True while a document request of the main frame waits for its answer or is still arriving. */

@@ -29,6 +29,12 @@ interface WatchKeys {
   listeners: string;
 }
 
+/** The in-page functions the watch calls, passed in by name (inPage.ts). */
+type WatchHelpers = {
+  fieldStates: typeof fieldStates;
+  listenerCount: typeof listenerCount;
+};
+
 /** Runs in the page: what a field holds now (value, checked, selected), for every field of the document. */
 function fieldStates(): string[] {
   const states: string[] = [];
@@ -45,7 +51,7 @@ function listenerCount(listenersKey: string): number {
 }
 
 /** Runs in the page: starts counting changes, replacing any earlier watch. */
-function startWatch(keys: WatchKeys, helpers: { fieldStates: typeof fieldStates; listenerCount: typeof listenerCount }): void {
+function startWatch(keys: WatchKeys, helpers: WatchHelpers): void {
   const w = window as unknown as Record<symbol, Watch | undefined>;
   const symbol = Symbol.for(keys.changes);
   w[symbol]?.stop();
@@ -78,7 +84,7 @@ function startWatch(keys: WatchKeys, helpers: { fieldStates: typeof fieldStates;
 }
 
 /** Runs in the page: whether anything changed since `startWatch`; stops the watch. */
-function endWatch(keys: WatchKeys, helpers: { fieldStates: typeof fieldStates; listenerCount: typeof listenerCount }): boolean {
+function endWatch(keys: WatchKeys, helpers: WatchHelpers): boolean {
   const watch = (window as unknown as Record<symbol, Watch | undefined>)[Symbol.for(keys.changes)];
   if (!watch) return true;
   const fields = helpers.fieldStates();
@@ -103,9 +109,10 @@ export function ownChanges<T>(key: string, work: () => T): T {
 }
 
 const KEYS: WatchKeys = { changes: CHANGES_KEY, listeners: LISTENERS_KEY };
+const HELPERS: WatchHelpers = { fieldStates, listenerCount };
 
 export async function watchChanges(page: Page): Promise<boolean> {
-  return evaluateInPage(page, startWatch, KEYS, { fieldStates, listenerCount }).then(
+  return evaluateInPage(page, startWatch, KEYS, HELPERS).then(
     () => true,
     () => false,
   );
@@ -113,5 +120,5 @@ export async function watchChanges(page: Page): Promise<boolean> {
 
 /** True when the page changed since `watchChanges`, or cannot say (a new document, a page that does not answer). */
 export async function changedSinceWatch(page: Page): Promise<boolean> {
-  return evaluateInPage(page, endWatch, KEYS, { fieldStates, listenerCount }).catch(() => true);
+  return evaluateInPage(page, endWatch, KEYS, HELPERS).catch(() => true);
 }

@@ -137,6 +137,30 @@ describe('the snapshot is taken while the page settles', () => {
     expect(click.changes).toContain('Shown');
   });
 
+  it('a script of the page that arrives late and changes nothing: the snapshot begun while it loaded is returned', async () => {
+    const { result, kept, stages } = await navigateRecorded(env.server.url('/late-script?ms=1500'));
+    expect(result.ok).toBe(true);
+    expect(stages).toContain('load: early snapshot begun (scripts out)');
+    expect(kept, stages).toBe(true);
+    const again = await call(browser, 'browser_snapshot', {});
+    expect(result.snapshot).toBe(again.snapshot);
+  });
+
+  it('a script of the page that arrives late and adds a button: the snapshot shows the button', async () => {
+    const { result, stages } = await navigateRecorded(env.server.url('/late-script?ms=1500&what=adds'));
+    expect(result.ok).toBe(true);
+    expect(stages).toContain('load: early snapshot begun (scripts out)');
+    expect(result.snapshot, `${stages}\n${result.snapshot}`).toContain('Added late');
+    const click = await call(browser, 'browser_click', { ref: refOf(result.snapshot, 'button', 'Added late') });
+    expect(click.ok, JSON.stringify(click.error)).toBe(true);
+  });
+
+  it('a style sheet that arrives late and shows a button: the snapshot shows the button', async () => {
+    const { result, stages } = await navigateRecorded(env.server.url('/late-style?ms=1500'));
+    expect(result.ok).toBe(true);
+    expect(result.snapshot, `${stages}\n${result.snapshot}`).toContain('Revealed late');
+  });
+
   it('a page that changes while it settles is captured again, and its refs act', async () => {
     const { result, kept, tried } = await navigateRecorded(env.server.url('/fixtures/ticking.html'));
     expect(result.ok).toBe(true);

@@ -10,6 +10,7 @@ import type { Page, Request, Response } from 'playwright-core';
 import type { ResolvedConfig } from '../config.js';
 import { BrowserToolError, toBrowserToolError } from '../errors.js';
 import { changedSinceWatch, watchChanges } from '../snapshot/changes.js';
+import { warmCapture } from '../snapshot/warmUp.js';
 import { stage, stageSync } from '../stages.js';
 import { sleep, type Deadline } from './deadline.js';
 import type { PageEvents } from './pageEvents.js';
@@ -37,9 +38,9 @@ export interface Settled<T = never> {
 
 /**
  * Takes the snapshot the caller will return (without remembering it anywhere). Given to `settle`, it is taken
- * during the quiet window, as soon as every request that shapes the page has answered or those left have gone
- * silent (`mayTakeEarly`): when nothing changed while it was taken, the wait and the snapshot overlap instead
- * of adding up.
+ * while the page settles, as soon as nothing but the page's own scripts is still arriving, or what is left has
+ * gone silent (`mayTakeEarly`): when nothing changed while it was taken, the wait and the snapshot overlap
+ * instead of adding up.
  */
 export type EarlySnapshot<T> = () => Promise<T>;
 
@@ -51,8 +52,9 @@ export type EarlySnapshot<T> = () => Promise<T>;
  */
 export async function settle<T = never>(page: Page, events: PageEvents, deadline: Deadline, policy: SettlePolicy, early?: EarlySnapshot<T>): Promise<Settled<T>> {
   let refused: string | undefined;
+  const warmUp = early ? warmUpWhileWaiting(page, events) : undefined;
   for (let attempt = 0; ; attempt++) {
-    const outcome = await stage('load: until parsed', () => parsedOrBlocked(page, events, deadline, policy));
+    const outcome = await stage('load: until parsed', () => parsedOrBlocked(page, events, deadline, policy)).finally(() => warmUp?.stop());
     if (page.isClosed()) return { parsed: true };
     if (outcome === 'late') return { parsed: false, loading: describeLoading(events, 'its document is still arriving') };
     if (outcome === 'parsed') break;
@@ -66,14 +68,18 @@ export async function settle<T = never>(page: Page, events: PageEvents, deadline
     break;
   }
 
+  // The snapshot cannot begin yet: build its helpers while the page waits.
+  if (warmUp && !mayTakeEarly(events, policy, 0)) warmUp.now();
   let quietWait = true;
   let attempts = 0;
   let taking: Promise<void> | undefined;
   let taken: T | undefined;
   const quiet = (async () => {
     while (quietWait && !networkSettled(events, policy) && taken === undefined) {
-      if (early && !taking && attempts < EARLY_ATTEMPTS && mayTakeEarly(events, policy)) {
+      const begin = early && !taking && attempts < EARLY_ATTEMPTS ? mayTakeEarly(events, policy, attempts) : undefined;
+      if (early && begin) {
         attempts++;
+        stageSync(`load: early snapshot begun (${begin})`, () => {}); // when, for benchmarks and tests
         taking = snapshotIfStill(page, events, policy, early, () => !quietWait).then((value) => {
           taken = value;
           if (value === undefined) taking = undefined; // dropped: the next quiet moment may try again
@@ -95,23 +101,37 @@ export async function settle<T = never>(page: Page, events: PageEvents, deadline
   return { parsed: true, ...(loading ? { loading } : {}), ...(taken !== undefined && !emptied ? { snapshot: taken } : {}) };
 }
 
-/** Early snapshots tried per load: one dropped because a slow request answered may be followed by one more. */
-const EARLY_ATTEMPTS = 2;
+/**
+ * Early snapshots tried per load: the first may begin while the page's scripts are still arriving; one dropped
+ * because the page changed or a slow request answered may be followed by two more.
+ */
+const EARLY_ATTEMPTS = 3;
 
 /**
- * When the snapshot may start before the page has settled: every request that shapes the page has answered,
- * or those still out have been silent for half the quiet window (slow or stuck), so that the capture runs
- * while the rest of the window is waited out instead of after it. Not while a frame's document is on its
- * way: the capture would wait on that frame, which is emptied instead once the window closes.
+ * When the snapshot may start before the page has settled, so that the capture runs while the wait goes on
+ * instead of after it:
+ * - once every request that shapes the page has answered;
+ * - or once those still out have been silent for half the quiet window (slow or stuck), but not while a
+ *   frame's document is on its way: the capture would wait on that frame, which is emptied instead once the
+ *   window closes;
+ * - for the first try only, as soon as the only requests still out are the page's own scripts and data
+ *   requests: what they do when they answer runs as script in the page, where the change watch sees it, and
+ *   trackers and analytics, most of what arrives late, change nothing. Once one such try was dropped, the
+ *   next waits for them.
  */
-function mayTakeEarly(events: PageEvents, policy: SettlePolicy): boolean {
-  return events.shapingInFlight() === 0 || (events.networkQuietFor() >= policy.quietMs / 2 && !events.pendingFrameDocuments().length);
+function mayTakeEarly(events: PageEvents, policy: SettlePolicy, attempts: number): 'answered' | 'silent' | 'scripts out' | undefined {
+  if (events.shapingInFlight() === 0) return 'answered';
+  if (events.networkQuietFor() >= policy.quietMs / 2 && !events.pendingFrameDocuments().length) return 'silent';
+  if (attempts === 0 && events.unseenInFlight() === 0) return 'scripts out';
+  return undefined;
 }
 
 /**
- * Takes the snapshot while the quiet window runs, and keeps it if the window held all along: from before the
- * capture began until the page counted as settled (or `over()`: `load` fired, or the cap), no request that
- * shapes the page started or ended and the page changed nothing (changes.ts).
+ * Takes the snapshot while the page settles, and keeps it if nothing it shows moved: from before the capture
+ * began until the page counted as settled (or `over()`: `load` fired, or the cap), the page changed nothing
+ * (changes.ts) and no request answered whose effect the watch cannot see (a style sheet, a frame's).
+ * Each time a script or data request of the page answers, the watch is read at once: a snapshot the page has
+ * already changed is dropped then, so that the next one may begin.
  */
 async function snapshotIfStill<T>(page: Page, events: PageEvents, policy: SettlePolicy, take: EarlySnapshot<T>, over: () => boolean): Promise<T | undefined> {
   const began = Date.now();
@@ -119,9 +139,16 @@ async function snapshotIfStill<T>(page: Page, events: PageEvents, policy: Settle
   const watching = watchChanges(page);
   const taken = await take().catch(() => undefined);
   if (!(await watching)) return undefined;
-  while (taken !== undefined && !over() && !networkSettled(events, policy) && !events.shapingActivitySince(began)) await sleep(10);
+  let looked = began;
+  while (taken !== undefined && !over() && !networkSettled(events, policy) && !events.unseenActivitySince(began)) {
+    if (events.shapingActivitySince(looked)) {
+      looked = Date.now();
+      if (await changedSinceWatch(page, true)) break;
+    }
+    await sleep(10);
+  }
   const changed = await changedSinceWatch(page);
-  const dropped = taken === undefined ? 'capture failed' : changed ? 'page changed' : events.shapingActivitySince(began) ? 'a request started or ended' : undefined;
+  const dropped = taken === undefined ? 'capture failed' : changed ? 'page changed' : events.unseenActivitySince(began) ? 'a style sheet or frame answered' : undefined;
   if (!dropped) return taken;
   stageSync(`load: early snapshot dropped (${dropped})`, () => {}); // why, for benchmarks and tests
   return undefined;
@@ -135,6 +162,31 @@ async function snapshotIfStill<T>(page: Page, events: PageEvents, policy: Settle
 function networkSettled(events: PageEvents, policy: SettlePolicy): boolean {
   const quietFor = events.networkQuietFor();
   return quietFor >= policy.quietMs || (quietFor >= policy.quietMs / 10 && events.shapingInFlight() === 0);
+}
+
+/** How long no request has started or ended before a parser held by a script or style sheet counts as waiting on it. */
+const PARSER_WAITING_MS = 10;
+
+/**
+ * Builds the capture's helpers (warmUp.ts) while the renderer would sit idle: as soon as the parser waits on
+ * a script or style sheet still on its way, or when `now()` is called (the page is parsed but the snapshot
+ * must wait). Once per load: the ~60 ms it takes is then not spent by the capture.
+ */
+function warmUpWhileWaiting(page: Page, events: PageEvents): { now(): void; stop(): void } {
+  let warmed = false;
+  let watching = true;
+  const now = () => {
+    if (warmed) return;
+    warmed = true;
+    warmCapture(page.mainFrame());
+  };
+  void (async () => {
+    while (watching && !warmed) {
+      if (events.documentArrived() && events.networkQuietFor() >= PARSER_WAITING_MS && parserBlocking(events).length) now();
+      await sleep(5);
+    }
+  })();
+  return { now, stop: () => (watching = false) };
 }
 
 /** DOMContentLoaded, or the sign of a blocked parser (document arrived, network quiet, requests pending), or the deadline. */

@@ -26,6 +26,12 @@ export interface DownloadEvent {
 
 /** Resource types whose arrival can add, remove or restyle content (`networkQuietFor`). */
 const SHAPES_THE_PAGE = new Set(['document', 'script', 'stylesheet', 'xhr', 'fetch', 'eventsource']);
+/**
+ * Of those, the ones that change the tab's own document only by running script in it, where the change watch
+ * (snapshot/changes.ts) sees what they do. A style sheet restyles without a DOM change, and a frame's requests
+ * change a document the watch does not observe.
+ */
+const ACTS_THROUGH_SCRIPT = new Set(['script', 'xhr', 'fetch', 'eventsource']);
 
 export class PageEvents {
   private dialogs: DialogEvent[] = [];
@@ -35,6 +41,8 @@ export class PageEvents {
   private readonly dialogListeners = new Set<() => void>();
   private readonly inflight = new Set<Request>();
   private lastNetworkActivity = Date.now();
+  /** The last start or end of a shaping request whose effect the change watch cannot see (`unseenInFlight`). */
+  private lastUnseenActivity = Date.now();
   private documentDoneAt = 0;
   /** The request of the main frame's latest document. */
   private document: Request | undefined;
@@ -48,14 +56,14 @@ export class PageEvents {
     page.on('download', (download) => this.track(this.onDownload(download)));
     page.on('request', (request) => {
       this.inflight.add(request);
-      if (SHAPES_THE_PAGE.has(request.resourceType())) this.lastNetworkActivity = Date.now();
+      this.noteActivity(request);
       if (request.isNavigationRequest() && request.frame() === page.mainFrame()) this.document = request;
     });
     const done = (request: Request) => {
       this.inflight.delete(request);
       // The main document's last bytes are news only until it is parsed; its "finished" can come after that.
       if (request === this.document) this.documentDoneAt = Date.now();
-      else if (SHAPES_THE_PAGE.has(request.resourceType())) this.lastNetworkActivity = Date.now();
+      else this.noteActivity(request);
     };
     page.on('requestfinished', done);
     page.on('requestfailed', done);
@@ -93,6 +101,21 @@ export class PageEvents {
     return this.lastNetworkActivity >= time;
   }
 
+  /**
+   * True when, at `time` or later, a request started or ended whose effect on the page the change watch cannot
+   * see: a style sheet, or any request of a frame inside the page (its document among them).
+   */
+  unseenActivitySince(time: number): boolean {
+    return this.lastUnseenActivity >= time;
+  }
+
+  /** Shaping requests in flight whose effect the change watch could not see when they answer (`unseenActivitySince`). */
+  unseenInFlight(): number {
+    let count = 0;
+    for (const request of this.inflight) if (request !== this.document && this.shapes(request) && !this.actsThroughScript(request)) count++;
+    return count;
+  }
+
   /** Documents of frames inside the page still waiting for their answer or still arriving. */
   pendingFrameDocuments(): Request[] {
     return this.pendingRequests().filter((request) => request.isNavigationRequest() && request.frame() !== this.page.mainFrame());
@@ -109,8 +132,22 @@ export class PageEvents {
    */
   shapingInFlight(): number {
     let count = 0;
-    for (const request of this.inflight) if (request !== this.document && SHAPES_THE_PAGE.has(request.resourceType()) && !request.redirectedTo()) count++;
+    for (const request of this.inflight) if (request !== this.document && this.shapes(request)) count++;
     return count;
+  }
+
+  private shapes(request: Request): boolean {
+    return SHAPES_THE_PAGE.has(request.resourceType()) && !request.redirectedTo();
+  }
+
+  private actsThroughScript(request: Request): boolean {
+    return ACTS_THROUGH_SCRIPT.has(request.resourceType()) && request.frame() === this.page.mainFrame();
+  }
+
+  private noteActivity(request: Request): void {
+    if (!SHAPES_THE_PAGE.has(request.resourceType())) return;
+    this.lastNetworkActivity = Date.now();
+    if (!this.actsThroughScript(request)) this.lastUnseenActivity = Date.now();
   }
 
   /** A request the allowlist refused; reported by the next result. */

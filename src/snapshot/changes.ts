@@ -83,19 +83,19 @@ function startWatch(keys: WatchKeys, helpers: WatchHelpers): void {
   w[symbol] = watch;
 }
 
-/** Runs in the page: whether anything changed since `startWatch`; stops the watch. */
-function endWatch(keys: WatchKeys, helpers: WatchHelpers): boolean {
+/** Runs in the page: whether anything changed since `startWatch`; stops the watch when `end` is set. */
+function readWatch({ keys, end }: { keys: WatchKeys; end: boolean }, helpers: WatchHelpers): boolean {
   const watch = (window as unknown as Record<symbol, Watch | undefined>)[Symbol.for(keys.changes)];
   if (!watch) return true;
+  if (watch.observer.takeRecords().length) watch.changed = true;
   const fields = helpers.fieldStates();
   const changed =
     watch.changed ||
-    watch.observer.takeRecords().length > 0 ||
     document.activeElement !== watch.active ||
     helpers.listenerCount(keys.listeners) !== watch.listeners ||
     fields.length !== watch.fields.length ||
     fields.some((state, i) => state !== watch.fields[i]);
-  watch.stop();
+  if (end) watch.stop();
   return changed;
 }
 
@@ -118,7 +118,10 @@ export async function watchChanges(page: Page): Promise<boolean> {
   );
 }
 
-/** True when the page changed since `watchChanges`, or cannot say (a new document, a page that does not answer). */
-export async function changedSinceWatch(page: Page): Promise<boolean> {
-  return evaluateInPage(page, endWatch, KEYS, HELPERS).catch(() => true);
+/**
+ * True when the page changed since `watchChanges`, or cannot say (a new document, a page that does not answer).
+ * Ends the watch unless `keepWatching`.
+ */
+export async function changedSinceWatch(page: Page, keepWatching = false): Promise<boolean> {
+  return evaluateInPage(page, readWatch, { keys: KEYS, end: !keepWatching }, HELPERS).catch(() => true);
 }

@@ -10,7 +10,8 @@
  * Nor while one of our calls runs: its own capture follows the document at once (navigate, an action that
  * navigates), and a warm-up racing it only adds work (measured: navigate 10 to 40% slower on small pages).
  * What is left is a document that arrives between calls: a redirect by script or meta refresh, a navigation
- * that commits after its click returned, a page the agent comes back to later.
+ * that commits after its click returned, a page the agent comes back to later. (During a call, the load policy
+ * builds them while the page waits on the network, when the renderer is idle anyway: session/loading.ts.)
  * Before the document is parsed its worlds are not always in place, and the work could land in the outgoing
  * document instead.
  */
@@ -26,18 +27,19 @@ const FRAME_PARSE_WAIT_MS = 10_000;
  */
 export function warmUpCaptures(page: Page, busy: () => boolean): void {
   page.on('domcontentloaded', () => {
-    if (!busy()) warm(page.mainFrame());
+    if (!busy()) warmCapture(page.mainFrame());
   });
   page.on('framenavigated', (frame) => {
     if (frame === page.mainFrame() || busy()) return;
     void frame
       .waitForLoadState('domcontentloaded', { timeout: FRAME_PARSE_WAIT_MS })
-      .then(async () => (!busy() && (await inView(page, frame)) ? warm(frame) : undefined))
+      .then(async () => (!busy() && (await inView(page, frame)) ? warmCapture(frame) : undefined))
       .catch(() => {}); // detached or navigated away: nothing to warm
   });
 }
 
-function warm(frame: Frame): void {
+/** Builds the capture's helpers in `frame`'s current document, in the background. */
+export function warmCapture(frame: Frame): void {
   // Both are no-ops in the page: the first builds the helper world, the second the page world's evaluator.
   // A navigation that replaces the document first makes them fail, harmlessly.
   void frame.locator(':root').count().catch(() => {});

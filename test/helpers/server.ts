@@ -72,6 +72,21 @@ const MISBEHAVING: Record<string, (url: URL, res: ServerResponse) => void | Prom
       `<h1>Late state</h1><label>City <input id="city"></label><span id="more">Show more</span><script async src="/never"></script><script>setTimeout(() => { ${late} }, ${Number(url.searchParams.get('ms') ?? 1000)})</script>`,
     );
   },
+  // A script of the page's own that arrives late (?ms=): a tracker that changes nothing, or (?what=adds) one that
+  // adds a button; and a page whose style sheet arrives late and shows a button its inline style hides.
+  '/late-script': (url, res) =>
+    page(res, 'Late script', `<h1>Late script</h1><button>Subscribe</button><script async src="/slow-asset.js${url.search}"></script>`),
+  '/late-style': (url, res) =>
+    page(res, 'Late style', `<link rel="stylesheet" href="/slow-asset.css${url.search}"><style>#late { display: none }</style><h1>Late style</h1><button id="late">Revealed late</button>`),
+  '/slow-asset.js': async (url, res) => {
+    await delay(Number(url.searchParams.get('ms') ?? 1000));
+    const body = url.searchParams.get('what') === 'adds' ? `document.body.insertAdjacentHTML('beforeend', '<button>Added late</button>')` : 'window.tracked = true';
+    res.writeHead(200, { 'content-type': 'text/javascript' }).end(body);
+  },
+  '/slow-asset.css': async (url, res) => {
+    await delay(Number(url.searchParams.get('ms') ?? 1000));
+    res.writeHead(200, { 'content-type': 'text/css' }).end('#late { display: inline-block !important }');
+  },
   '/stuck-frame': (_, res) => page(res, 'Stuck frame', '<h1>Stuck frame</h1><iframe src="/no-answer" title="ad"></iframe><button>Read on</button>'),
   '/slow-first-byte': async (url, res) => {
     await delay(Number(url.searchParams.get('ms') ?? 3000));

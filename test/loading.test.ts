@@ -155,6 +155,18 @@ describe('the snapshot is taken while the page settles', () => {
     expect(click.ok, JSON.stringify(click.error)).toBe(true);
   });
 
+  it('a web component a late script defines, or fills in, is shown with what it renders in its shadow root', async () => {
+    for (const [what, text] of [
+      ['component', 'Inside the card'],
+      ['fill', 'Filled in late'],
+    ]) {
+      const { result, stages } = await navigateRecorded(env.server.url(`/late-script?ms=1500&what=${what}`));
+      expect(result.ok).toBe(true);
+      expect(stages).toContain('load: early snapshot begun (scripts out)');
+      expect(result.snapshot, `${stages}\n${result.snapshot}`).toContain(text);
+    }
+  });
+
   it('a style sheet that arrives late and shows a button: the snapshot shows the button', async () => {
     const { result, stages } = await navigateRecorded(env.server.url('/late-style?ms=1500'));
     expect(result.ok).toBe(true);

@@ -1,9 +1,10 @@
 /**
  * Did the page change while we looked? The load policy takes the snapshot while it waits out its quiet
  * window (session/loading.ts) and keeps it only when nothing moved meanwhile: no element added, removed or
- * altered by the page, no scroll, no resize, no field given another value or state by script, no other
- * element focused, no click or key handler attached (listeners.ts). Those last three are not DOM mutations,
- * and each would make the snapshot tell the model something false. Our own marks during a capture
+ * altered by the page (in the document or inside a shadow root a script attached), no scroll, no resize, no
+ * field given another value or state by script, no other element focused, no click or key handler attached,
+ * no shadow root attached (listeners.ts). Those last four are not DOM mutations of the document, and each
+ * would make the snapshot tell the model something false. Our own marks during a capture
  * (facts.ts, region.ts) are made inside `ownChanges`, which the watch does not count.
  */
 import type { Page } from 'playwright-core';
@@ -18,6 +19,7 @@ interface Watch {
   fields: string[];
   active: Element | null;
   listeners: number;
+  shadowRoots: number;
   observer: MutationObserver;
   stop(): void;
   /** Runs `work` (our own marks) without counting its mutations; what the page did before it still counts. */
@@ -33,6 +35,7 @@ interface WatchKeys {
 type WatchHelpers = {
   fieldStates: typeof fieldStates;
   listenerCount: typeof listenerCount;
+  shadowRoots: typeof shadowRoots;
 };
 
 /** Runs in the page: what a field holds now (value, checked, selected), for every field of the document. */
@@ -50,17 +53,25 @@ function listenerCount(listenersKey: string): number {
   return (window as unknown as Record<symbol, { added?: number } | undefined>)[Symbol.for(listenersKey)]?.added ?? 0;
 }
 
+/** Runs in the page: the shadow roots scripts have attached (still alive), and how many were ever attached (listeners.ts). */
+function shadowRoots(listenersKey: string): { roots: ShadowRoot[]; attached: number } {
+  const record = (window as unknown as Record<symbol, { shadowRoots?: () => { roots: ShadowRoot[]; attached: number } } | undefined>)[Symbol.for(listenersKey)];
+  return record?.shadowRoots?.() ?? { roots: [], attached: 0 };
+}
+
 /** Runs in the page: starts counting changes, replacing any earlier watch. */
 function startWatch(keys: WatchKeys, helpers: WatchHelpers): void {
   const w = window as unknown as Record<symbol, Watch | undefined>;
   const symbol = Symbol.for(keys.changes);
   w[symbol]?.stop();
   const onMove = () => (watch.changed = true);
+  const shadows = helpers.shadowRoots(keys.listeners);
   const watch: Watch = {
     changed: false,
     fields: helpers.fieldStates(),
     active: document.activeElement,
     listeners: helpers.listenerCount(keys.listeners),
+    shadowRoots: shadows.attached,
     observer: new MutationObserver(() => (watch.changed = true)),
     stop() {
       watch.observer.disconnect();
@@ -77,7 +88,9 @@ function startWatch(keys: WatchKeys, helpers: WatchHelpers): void {
       }
     },
   };
-  watch.observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  const options = { subtree: true, childList: true, attributes: true, characterData: true };
+  watch.observer.observe(document, options);
+  for (const root of shadows.roots) watch.observer.observe(root, options);
   addEventListener('scroll', onMove, { capture: true, passive: true });
   addEventListener('resize', onMove, { capture: true, passive: true });
   w[symbol] = watch;
@@ -93,6 +106,7 @@ function readWatch({ keys, end }: { keys: WatchKeys; end: boolean }, helpers: Wa
     watch.changed ||
     document.activeElement !== watch.active ||
     helpers.listenerCount(keys.listeners) !== watch.listeners ||
+    helpers.shadowRoots(keys.listeners).attached !== watch.shadowRoots ||
     fields.length !== watch.fields.length ||
     fields.some((state, i) => state !== watch.fields[i]);
   if (end) watch.stop();
@@ -109,7 +123,7 @@ export function ownChanges<T>(key: string, work: () => T): T {
 }
 
 const KEYS: WatchKeys = { changes: CHANGES_KEY, listeners: LISTENERS_KEY };
-const HELPERS: WatchHelpers = { fieldStates, listenerCount };
+const HELPERS: WatchHelpers = { fieldStates, listenerCount, shadowRoots };
 
 export async function watchChanges(page: Page): Promise<boolean> {
   return evaluateInPage(page, startWatch, KEYS, HELPERS).then(

@@ -2,7 +2,9 @@
  * Listeners: an init script, run in every document before the page's own scripts, that remembers which
  * elements had a click, pointer or key listener attached by script (`addEventListener`, or an `onclick`
  * property set from script). Such elements carry no attribute, role or pointer cursor that says they react,
- * so without this record a `<span>` the page made into a "Search" button would get no ref.
+ * so without this record a `<span>` the page made into a "Search" button would get no ref. It also keeps the
+ * shadow roots scripts attach: a MutationObserver on the document does not see inside them, so the change
+ * watch (changes.ts) observes each one itself.
  *
  * The record lives on `window` under a registry symbol, where the page-facts script (facts.ts) reads it. It
  * holds weak references, so elements the page drops are not kept alive. The patched functions are Proxies
@@ -58,8 +60,23 @@ function recordListeners(key: string): void {
       }),
     });
   }
+  // Web components render inside shadow roots, out of the document observer's sight.
+  const shadowRoots: Array<WeakRef<ShadowRoot>> = [];
+  const attachShadow = Element.prototype.attachShadow;
+  Element.prototype.attachShadow = new Proxy(attachShadow, {
+    apply(original, self, args) {
+      const root = Reflect.apply(original, self, args) as ShadowRoot;
+      shadowRoots.push(new WeakRef(root));
+      return root;
+    },
+  });
   Object.defineProperty(w, symbol, {
     value: {
+      /** Shadow roots attached by script so far, those still alive; and how many were ever attached. */
+      shadowRoots(): { roots: ShadowRoot[]; attached: number } {
+        const roots = shadowRoots.map((ref) => ref.deref()).filter((root): root is ShadowRoot => root !== undefined);
+        return { roots, attached: shadowRoots.length };
+      },
       /** Nodes that still have at least one such listener (elements, and documents for delegation). */
       live(): EventTarget[] {
         const out: EventTarget[] = [];

@@ -52,6 +52,10 @@ function page(res: ServerResponse, title: string, body: string): void {
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><title>${title}</title>${body}`);
 }
 
+/** Script that defines `<my-card>`, a web component that renders `html` in its shadow root. */
+const defineCard = (html: string) =>
+  `customElements.define('my-card', class extends HTMLElement { connectedCallback() { this.attachShadow({ mode: 'open' }).innerHTML = '${html}' } })`;
+
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -72,15 +76,24 @@ const MISBEHAVING: Record<string, (url: URL, res: ServerResponse) => void | Prom
       `<h1>Late state</h1><label>City <input id="city"></label><span id="more">Show more</span><script async src="/never"></script><script>setTimeout(() => { ${late} }, ${Number(url.searchParams.get('ms') ?? 1000)})</script>`,
     );
   },
-  // A script of the page's own that arrives late (?ms=): a tracker that changes nothing, or (?what=adds) one that
-  // adds a button; and a page whose style sheet arrives late and shows a button its inline style hides.
-  '/late-script': (url, res) =>
-    page(res, 'Late script', `<h1>Late script</h1><button>Subscribe</button><script async src="/slow-asset.js${url.search}"></script>`),
+  // A script of the page's own that arrives late (?ms=): a tracker that changes nothing, or one that adds a
+  // button (?what=adds), defines a web component that renders one in its shadow root (?what=component), or
+  // fills in a component already shown (?what=fill); and a page whose style sheet arrives late and shows a
+  // button its inline style hides.
+  '/late-script': (url, res) => {
+    const shown = url.searchParams.get('what') === 'fill' ? `<script>${defineCard('<p>Loading…</p>')}</script>` : '';
+    page(res, 'Late script', `<h1>Late script</h1><button>Subscribe</button><my-card></my-card>${shown}<script async src="/slow-asset.js${url.search}"></script>`);
+  },
   '/late-style': (url, res) =>
     page(res, 'Late style', `<link rel="stylesheet" href="/slow-asset.css${url.search}"><style>#late { display: none }</style><h1>Late style</h1><button id="late">Revealed late</button>`),
   '/slow-asset.js': async (url, res) => {
     await delay(Number(url.searchParams.get('ms') ?? 1000));
-    const body = url.searchParams.get('what') === 'adds' ? `document.body.insertAdjacentHTML('beforeend', '<button>Added late</button>')` : 'window.tracked = true';
+    const bodies: Record<string, string> = {
+      adds: `document.body.insertAdjacentHTML('beforeend', '<button>Added late</button>')`,
+      component: defineCard('<button>Inside the card</button>'),
+      fill: `document.querySelector('my-card').shadowRoot.innerHTML = '<button>Filled in late</button>'`,
+    };
+    const body = bodies[url.searchParams.get('what') ?? ''] ?? 'window.tracked = true';
     res.writeHead(200, { 'content-type': 'text/javascript' }).end(body);
   },
   '/slow-asset.css': async (url, res) => {

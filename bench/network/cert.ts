@@ -49,9 +49,10 @@ export interface Certificate {
 export function selfSignedCertificate(commonName = 'stand-in internet'): Certificate {
   const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
   const name = sequence(set(sequence(oid('2.5.4.3'), der(0x0c, Buffer.from(commonName, 'utf8')))));
-  // A positive serial: clear the top bit so the INTEGER is not read as negative.
+  // A positive serial in minimal DER: the top bit clear (not negative) and the next one set, since a leading zero
+  // byte before a byte under 0x80 is "illegal padding" to OpenSSL (one certificate in 256 before this).
   const serial = randomBytes(8);
-  serial[0]! &= 0x7f;
+  serial[0] = (serial[0]! & 0x3f) | 0x40;
   const now = Date.now();
   const tbs = sequence(
     der(0xa0, der(0x02, Buffer.from([2]))), // version 3

@@ -116,8 +116,8 @@ const EARLY_ATTEMPTS = 3;
  *   window closes;
  * - for the first try only, as soon as the only requests still out are the page's own scripts and data
  *   requests: what they do when they answer runs as script in the page, where the change watch sees it, and
- *   trackers and analytics, most of what arrives late, change nothing. Once one such try was dropped, the
- *   next waits for them.
+ *   many (analytics sending beacons) change nothing there. Once one such try was dropped, the next waits for
+ *   them.
  */
 function mayTakeEarly(events: PageEvents, policy: SettlePolicy, attempts: number): 'answered' | 'silent' | 'scripts out' | undefined {
   if (events.shapingInFlight() === 0) return 'answered';

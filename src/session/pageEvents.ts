@@ -111,9 +111,7 @@ export class PageEvents {
 
   /** Shaping requests in flight whose effect the change watch could not see when they answer (`unseenActivitySince`). */
   unseenInFlight(): number {
-    let count = 0;
-    for (const request of this.inflight) if (request !== this.document && this.shapes(request) && !this.actsThroughScript(request)) count++;
-    return count;
+    return this.countShaping((request) => !this.actsThroughScript(request));
   }
 
   /** Documents of frames inside the page still waiting for their answer or still arriving. */
@@ -131,13 +129,14 @@ export class PageEvents {
    * the page is parsed: its own document, whose end Playwright may report after DOMContentLoaded, is not one.
    */
   shapingInFlight(): number {
-    let count = 0;
-    for (const request of this.inflight) if (request !== this.document && this.shapes(request)) count++;
-    return count;
+    return this.countShaping(() => true);
   }
 
-  private shapes(request: Request): boolean {
-    return SHAPES_THE_PAGE.has(request.resourceType()) && !request.redirectedTo();
+  /** Shaping requests in flight (the page's own document aside) for which `also` holds. */
+  private countShaping(also: (request: Request) => boolean): number {
+    let count = 0;
+    for (const request of this.inflight) if (request !== this.document && SHAPES_THE_PAGE.has(request.resourceType()) && !request.redirectedTo() && also(request)) count++;
+    return count;
   }
 
   private actsThroughScript(request: Request): boolean {

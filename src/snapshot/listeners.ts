@@ -61,12 +61,14 @@ function recordListeners(key: string): void {
     });
   }
   // Web components render inside shadow roots, out of the document observer's sight.
-  const shadowRoots: Array<WeakRef<ShadowRoot>> = [];
+  let shadowRoots: Array<WeakRef<ShadowRoot>> = [];
+  let attached = 0;
   const attachShadow = Element.prototype.attachShadow;
   Element.prototype.attachShadow = new Proxy(attachShadow, {
     apply(original, self, args) {
       const root = Reflect.apply(original, self, args) as ShadowRoot;
       shadowRoots.push(new WeakRef(root));
+      attached++;
       return root;
     },
   });
@@ -74,8 +76,8 @@ function recordListeners(key: string): void {
     value: {
       /** Shadow roots attached by script so far, those still alive; and how many were ever attached. */
       shadowRoots(): { roots: ShadowRoot[]; attached: number } {
-        const roots = shadowRoots.map((ref) => ref.deref()).filter((root): root is ShadowRoot => root !== undefined);
-        return { roots, attached: shadowRoots.length };
+        shadowRoots = shadowRoots.filter((ref) => ref.deref() !== undefined); // drop the collected ones
+        return { roots: shadowRoots.map((ref) => ref.deref()!), attached };
       },
       /** Nodes that still have at least one such listener (elements, and documents for delegation). */
       live(): EventTarget[] {

@@ -9,7 +9,7 @@
  */
 import type { Page } from 'playwright-core';
 import { evaluateInPage } from '../inPage.js';
-import { LISTENERS_KEY } from './listeners.js';
+import { LISTENERS_KEY, type ListenerRecord } from './listeners.js';
 
 export const CHANGES_KEY = 'mastra-browser-toolset.changes';
 
@@ -34,8 +34,7 @@ interface WatchKeys {
 /** The in-page functions the watch calls, passed in by name (inPage.ts). */
 type WatchHelpers = {
   fieldStates: typeof fieldStates;
-  listenerCount: typeof listenerCount;
-  shadowRoots: typeof shadowRoots;
+  listenerRecord: typeof listenerRecord;
 };
 
 /** Runs in the page: what a field holds now (value, checked, selected), for every field of the document. */
@@ -48,15 +47,12 @@ function fieldStates(): string[] {
   return states;
 }
 
-/** Runs in the page: how many click and key handlers the page has attached so far (listeners.ts). */
-function listenerCount(listenersKey: string): number {
-  return (window as unknown as Record<symbol, { added?: number } | undefined>)[Symbol.for(listenersKey)]?.added ?? 0;
-}
-
-/** Runs in the page: the shadow roots scripts have attached (still alive), and how many were ever attached (listeners.ts). */
-function shadowRoots(listenersKey: string): { roots: ShadowRoot[]; attached: number } {
-  const record = (window as unknown as Record<symbol, { shadowRoots?: () => { roots: ShadowRoot[]; attached: number } } | undefined>)[Symbol.for(listenersKey)];
-  return record?.shadowRoots?.() ?? { roots: [], attached: 0 };
+/**
+ * Runs in the page: the init script's record of handlers and shadow roots (listeners.ts); undefined in a
+ * document it did not reach.
+ */
+function listenerRecord(listenersKey: string): ListenerRecord | undefined {
+  return (window as unknown as Record<symbol, ListenerRecord | undefined>)[Symbol.for(listenersKey)];
 }
 
 /** Runs in the page: starts counting changes, replacing any earlier watch. */
@@ -65,13 +61,13 @@ function startWatch(keys: WatchKeys, helpers: WatchHelpers): void {
   const symbol = Symbol.for(keys.changes);
   w[symbol]?.stop();
   const onMove = () => (watch.changed = true);
-  const shadows = helpers.shadowRoots(keys.listeners);
+  const record = helpers.listenerRecord(keys.listeners);
   const watch: Watch = {
     changed: false,
     fields: helpers.fieldStates(),
     active: document.activeElement,
-    listeners: helpers.listenerCount(keys.listeners),
-    shadowRoots: shadows.attached,
+    listeners: record?.added ?? 0,
+    shadowRoots: record?.shadowRootsAttached ?? 0,
     observer: new MutationObserver(() => (watch.changed = true)),
     stop() {
       watch.observer.disconnect();
@@ -90,7 +86,7 @@ function startWatch(keys: WatchKeys, helpers: WatchHelpers): void {
   };
   const options = { subtree: true, childList: true, attributes: true, characterData: true };
   watch.observer.observe(document, options);
-  for (const root of shadows.roots) watch.observer.observe(root, options);
+  for (const root of record?.shadowRoots() ?? []) watch.observer.observe(root, options);
   addEventListener('scroll', onMove, { capture: true, passive: true });
   addEventListener('resize', onMove, { capture: true, passive: true });
   w[symbol] = watch;
@@ -102,11 +98,12 @@ function readWatch({ keys, end }: { keys: WatchKeys; end: boolean }, helpers: Wa
   if (!watch) return true;
   if (watch.observer.takeRecords().length) watch.changed = true;
   const fields = helpers.fieldStates();
+  const record = helpers.listenerRecord(keys.listeners);
   const changed =
     watch.changed ||
     document.activeElement !== watch.active ||
-    helpers.listenerCount(keys.listeners) !== watch.listeners ||
-    helpers.shadowRoots(keys.listeners).attached !== watch.shadowRoots ||
+    (record?.added ?? 0) !== watch.listeners ||
+    (record?.shadowRootsAttached ?? 0) !== watch.shadowRoots ||
     fields.length !== watch.fields.length ||
     fields.some((state, i) => state !== watch.fields[i]);
   if (end) watch.stop();
@@ -123,7 +120,7 @@ export function ownChanges<T>(key: string, work: () => T): T {
 }
 
 const KEYS: WatchKeys = { changes: CHANGES_KEY, listeners: LISTENERS_KEY };
-const HELPERS: WatchHelpers = { fieldStates, listenerCount, shadowRoots };
+const HELPERS: WatchHelpers = { fieldStates, listenerRecord };
 
 export async function watchChanges(page: Page): Promise<boolean> {
   return evaluateInPage(page, startWatch, KEYS, HELPERS).then(

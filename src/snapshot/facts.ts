@@ -11,6 +11,7 @@
  * an element that shows no text (an icon, a slider handle). Such elements, when they react, get an empty
  * comment or an aria-label for the duration of the capture; `releaseElements` takes them out again.
  */
+import type { ListenerRecord } from './listeners.js';
 
 /** Facts about one element, by box. */
 export interface ElementFacts {
@@ -117,7 +118,7 @@ export function collectPageFacts({ secretSelector, listenersKey, markersKey, mar
 
   // Elements that react although nothing in their markup says so to the accessibility tree.
   const reacting = new Set<Element>(within('[onclick], [onmousedown], [tabindex]:not([tabindex="-1"]), [draggable="true"]'));
-  const record = (window as unknown as Record<symbol, { live(): EventTarget[] } | undefined>)[Symbol.for(listenersKey)];
+  const record = (window as unknown as Record<symbol, ListenerRecord | undefined>)[Symbol.for(listenersKey)];
   const listened = record ? record.live() : [];
   for (const target of listened) if (target instanceof Element && inScope(target)) reacting.add(target);
   // One listener on a widget serves its parts (a date picker's arrows): anchors without href and elements

@@ -14,6 +14,18 @@
 /** Where the record lives: `window[Symbol.for(LISTENERS_KEY)]`. */
 export const LISTENERS_KEY = 'mastra-browser-toolset.listeners';
 
+/** The record, as the in-page scripts that read it see it (facts.ts, changes.ts). */
+export interface ListenerRecord {
+  /** Nodes that still have at least one such listener (elements, and documents for delegation). */
+  live(): EventTarget[];
+  /** Handlers attached to elements so far: a new one may have made an element a control (changes.ts). */
+  readonly added: number;
+  /** Shadow roots attached by script, those still alive. */
+  shadowRoots(): ShadowRoot[];
+  /** Shadow roots ever attached by script. */
+  readonly shadowRootsAttached: number;
+}
+
 /** Runs in the page before any of its scripts. Kept free of closures over module scope so it can be serialised. */
 function recordListeners(key: string): void {
   const symbol = Symbol.for(key);
@@ -72,33 +84,31 @@ function recordListeners(key: string): void {
       return root;
     },
   });
-  Object.defineProperty(w, symbol, {
-    value: {
-      /** Shadow roots attached by script so far, those still alive; and how many were ever attached. */
-      shadowRoots(): { roots: ShadowRoot[]; attached: number } {
-        shadowRoots = shadowRoots.filter((ref) => ref.deref() !== undefined); // drop the collected ones
-        return { roots: shadowRoots.map((ref) => ref.deref()!), attached };
-      },
-      /** Nodes that still have at least one such listener (elements, and documents for delegation). */
-      live(): EventTarget[] {
-        const out: EventTarget[] = [];
-        let kept = 0;
-        for (const ref of targets) {
-          const target = ref.deref();
-          if (!target) continue; // collected: compact the list as we go
-          targets[kept++] = ref;
-          if ((counts.get(target) ?? 0) > 0) out.push(target);
-        }
-        targets.length = kept;
-        return out;
-      },
-      /** Handlers attached to elements so far: a new one may have made an element a control (changes.ts). */
-      get added(): number {
-        return added;
-      },
+  const recorded: ListenerRecord = {
+    live(): EventTarget[] {
+      const out: EventTarget[] = [];
+      let kept = 0;
+      for (const ref of targets) {
+        const target = ref.deref();
+        if (!target) continue; // collected: compact the list as we go
+        targets[kept++] = ref;
+        if ((counts.get(target) ?? 0) > 0) out.push(target);
+      }
+      targets.length = kept;
+      return out;
     },
-    enumerable: false,
-  });
+    get added(): number {
+      return added;
+    },
+    shadowRoots(): ShadowRoot[] {
+      shadowRoots = shadowRoots.filter((ref) => ref.deref() !== undefined); // drop the collected ones
+      return shadowRoots.map((ref) => ref.deref()!);
+    },
+    get shadowRootsAttached(): number {
+      return attached;
+    },
+  };
+  Object.defineProperty(w, symbol, { value: recorded, enumerable: false });
 }
 
 /** The init script's source text (a serialised function can carry bundler helpers the page lacks). */

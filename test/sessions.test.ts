@@ -95,7 +95,7 @@ describe('a session per thread', () => {
       await new Promise((resolve) => setTimeout(resolve, 300));
       toolset.sessions.peek('thread:one')!.lastUsed -= 60_000;
       const admitted = await admission;
-      expect(admitted.ok).toBe(true);
+      expect(admitted.ok, JSON.stringify(admitted.error)).toBe(true);
       expect(toolset.sessions.keys().sort()).toEqual(['thread:three', 'thread:two']);
       toolset.sessions.peek('thread:two')!.lastUsed -= 60_000;
       const back = await inThread(toolset, 'one')('browser_snapshot', {});

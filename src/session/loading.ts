@@ -1,8 +1,9 @@
 /**
  * The load policy, made for agents on the real web: a navigation is done when its document is parsed and
- * either `load` fired or the network went quiet for a moment (or a short cap passed). A stuck ad, tracker or
- * font then costs half a second, not a timeout; what is still in flight is reported in one line, not as an
- * error. `timeout` is kept for the document itself not arriving.
+ * either `load` fired or the page's own requests went quiet for a moment (or a short cap passed). A stuck ad,
+ * tracker or font then costs half a second at most, not a timeout, and a tag manager's scripts from other sites
+ * cost nothing; what is still in flight is reported in one line, not as an error. `timeout` is kept for the
+ * document itself not arriving.
  *
  * Also here: the moves that keep a tab usable when a load or a script wedges it.
  */
@@ -110,7 +111,7 @@ const EARLY_ATTEMPTS = 3;
 /**
  * When the snapshot may start before the page has settled, so that the capture runs while the wait goes on
  * instead of after it:
- * - once every request that shapes the page has answered;
+ * - once every request that shapes the page and is waited for has answered (`networkSettled`);
  * - or once those still out have been silent for half the quiet window (slow or stuck), but not while a
  *   frame's document is on its way: the capture would wait on that frame, which is emptied instead once the
  *   window closes;
@@ -120,8 +121,8 @@ const EARLY_ATTEMPTS = 3;
  *   them.
  */
 function mayTakeEarly(events: PageEvents, policy: SettlePolicy, attempts: number): 'answered' | 'silent' | 'scripts out' | undefined {
-  if (events.shapingInFlight() === 0) return 'answered';
-  if (events.networkQuietFor() >= policy.quietMs / 2 && !events.pendingFrameDocuments().length) return 'silent';
+  if (events.awaitedInFlight() === 0) return 'answered';
+  if (events.awaitedQuietFor() >= policy.quietMs / 2 && !events.pendingFrameDocuments().length) return 'silent';
   if (attempts === 0 && events.unseenInFlight() === 0) return 'scripts out';
   return undefined;
 }
@@ -155,13 +156,14 @@ async function snapshotIfStill<T>(page: Page, events: PageEvents, policy: Settle
 }
 
 /**
- * Every script, style sheet and data request has its answer and nothing new started for a moment (what is
- * left in flight, images and fonts, fills in boxes the page already has); or, when one of them never answers,
- * nothing started or ended for the whole window.
+ * Every script, style sheet and data request the page waits for has its answer and nothing new started for a
+ * moment; or, when one of them never answers, nothing started or ended for the whole window. What is left in
+ * flight is not waited for: images and fonts fill in boxes the page already has, and scripts of other sites
+ * (tag managers, ads, widgets: `PageEvents.awaitedInFlight`) arrive on their own schedule.
  */
 function networkSettled(events: PageEvents, policy: SettlePolicy): boolean {
-  const quietFor = events.networkQuietFor();
-  return quietFor >= policy.quietMs || (quietFor >= policy.quietMs / 10 && events.shapingInFlight() === 0);
+  const quietFor = events.awaitedQuietFor();
+  return quietFor >= policy.quietMs || (quietFor >= policy.quietMs / 10 && events.awaitedInFlight() === 0);
 }
 
 /** How long no request has started or ended before a parser held by a script or style sheet counts as waiting on it. */

@@ -33,6 +33,28 @@ const SHAPES_THE_PAGE = new Set(['document', 'script', 'stylesheet', 'xhr', 'fet
  */
 const ACTS_THROUGH_SCRIPT = new Set(['script', 'xhr', 'fetch', 'eventsource']);
 
+/**
+ * The site of a host, as browsers group pages: its registrable domain ("news.example.co.uk" gives
+ * "example.co.uk"). Approximated without the public suffix list: the last two labels, or three under a
+ * country code whose second level is generic ("co.uk", "com.au"). An address or a one-label host is its own site.
+ * Where the guess is wrong, it is wrong towards "same site", which is waited for.
+ */
+export function siteOf(host: string): string {
+  if (/^[\d.]+$|^\[|^[^.]+$/.test(host)) return host;
+  const labels = host.toLowerCase().replace(/\.$/, '').split('.');
+  const generic = labels.length > 2 && labels.at(-1)!.length === 2 && GENERIC_SECOND_LEVEL.has(labels.at(-2)!);
+  return labels.slice(generic ? -3 : -2).join('.');
+}
+const GENERIC_SECOND_LEVEL = new Set(['ac', 'co', 'com', 'edu', 'go', 'gob', 'gov', 'ltd', 'mil', 'ne', 'net', 'nic', 'or', 'org', 'plc', 'sch']);
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return '';
+  }
+}
+
 export class PageEvents {
   private dialogs: DialogEvent[] = [];
   private downloads: DownloadEvent[] = [];
@@ -41,6 +63,10 @@ export class PageEvents {
   private readonly dialogListeners = new Set<() => void>();
   private readonly inflight = new Set<Request>();
   private lastNetworkActivity = Date.now();
+  /** The last start or end of a shaping request the load policy waits for (`awaitedQuietFor`). */
+  private lastAwaitedActivity = Date.now();
+  /** Requests of other sites' code running in the page, not waited for (`awaitedInFlight`). */
+  private readonly notAwaited = new WeakSet<Request>();
   /** The last start or end of a shaping request whose effect the change watch cannot see (`unseenInFlight`). */
   private lastUnseenActivity = Date.now();
   private documentDoneAt = 0;
@@ -56,8 +82,9 @@ export class PageEvents {
     page.on('download', (download) => this.track(this.onDownload(download)));
     page.on('request', (request) => {
       this.inflight.add(request);
-      this.noteActivity(request);
       if (request.isNavigationRequest() && request.frame() === page.mainFrame()) this.document = request;
+      else if (this.isOtherSitesCode(request)) this.notAwaited.add(request);
+      this.noteActivity(request);
     });
     const done = (request: Request) => {
       this.inflight.delete(request);
@@ -94,6 +121,26 @@ export class PageEvents {
   }
 
   /**
+   * Like `networkQuietFor`, but counting only the requests the load policy waits for: every shaping request but
+   * other sites' code (`awaitedInFlight`).
+   */
+  awaitedQuietFor(): number {
+    return Date.now() - Math.max(this.lastAwaitedActivity, this.documentDoneAt);
+  }
+
+  /**
+   * Shaping requests in flight that the load policy waits for. Not waited for: other sites' code, that is the
+   * scripts of other sites the tab's own document loads, and what frames of other sites load once their
+   * document has arrived (tag managers, analytics, ads, widgets). It arrives on its own schedule and would
+   * hold every page by its slowest part. What such a script does in the document is seen by the change watch,
+   * so an early snapshot it changes is not returned; what it does after the load returned shows in the next
+   * result. A frame's document itself is waited for: the page is not shown with a frame still blank.
+   */
+  awaitedInFlight(): number {
+    return this.countShaping((request) => !this.notAwaited.has(request));
+  }
+
+  /**
    * True when a request that can change what the page shows started or ended at `time` (Date.now()) or later;
    * for a page already parsed, so the end of its own document does not count.
    */
@@ -111,7 +158,7 @@ export class PageEvents {
 
   /** Shaping requests in flight whose effect the change watch could not see when they answer (`unseenActivitySince`). */
   unseenInFlight(): number {
-    return this.countShaping((request) => !this.actsThroughScript(request));
+    return this.countShaping((request) => !this.notAwaited.has(request) && !this.actsThroughScript(request));
   }
 
   /** Documents of frames inside the page still waiting for their answer or still arriving. */
@@ -122,14 +169,6 @@ export class PageEvents {
   /** True while a document request of the main frame waits for its answer or is still arriving. */
   documentPending(): boolean {
     return this.document !== undefined && this.inflight.has(this.document);
-  }
-
-  /**
-   * Requests that can change what the page shows (see `networkQuietFor`) still waiting for their answer, once
-   * the page is parsed: its own document, whose end Playwright may report after DOMContentLoaded, is not one.
-   */
-  shapingInFlight(): number {
-    return this.countShaping(() => true);
   }
 
   /** Shaping requests in flight (the page's own document aside) for which `also` holds. */
@@ -143,9 +182,21 @@ export class PageEvents {
     return ACTS_THROUGH_SCRIPT.has(request.resourceType()) && request.frame() === this.page.mainFrame();
   }
 
+  /** A script of another site in the tab's document, or a request (not a document) of a frame from another site. */
+  private isOtherSitesCode(request: Request): boolean {
+    if (!this.document) return false;
+    const site = siteOf(hostOf(this.document.url()));
+    const frame = request.frame();
+    if (frame === this.page.mainFrame()) return request.resourceType() === 'script' && siteOf(hostOf(request.url())) !== site;
+    const frameHost = hostOf(frame.url()); // none for about:blank or srcdoc: such a frame is the page's own
+    return !request.isNavigationRequest() && frameHost !== '' && siteOf(frameHost) !== site;
+  }
+
   private noteActivity(request: Request): void {
     if (!SHAPES_THE_PAGE.has(request.resourceType())) return;
     this.lastNetworkActivity = Date.now();
+    if (this.notAwaited.has(request)) return;
+    this.lastAwaitedActivity = Date.now();
     if (!this.actsThroughScript(request)) this.lastUnseenActivity = Date.now();
   }
 

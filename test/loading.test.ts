@@ -4,6 +4,7 @@
  * loading, and nothing leaves the session stuck.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { siteOf } from '../src/session/pageEvents.js';
 import { recordStages, stopRecordingStages } from '../src/stages.js';
 import { call, createTestToolset, refOf, useServerAndBrowser } from './helpers/toolset.js';
 
@@ -167,6 +168,33 @@ describe('the snapshot is taken while the page settles', () => {
     }
   });
 
+  it("another site's script that arrives late is not waited for: the page is shown, the script named as loading, and what it adds shows next", async () => {
+    const script = env.server.otherSite('/slow-asset.js?ms=6000&what=adds');
+    const { result, stages } = await navigateRecorded(env.server.url(`/loads-script?src=${encodeURIComponent(script)}`));
+    expect(result.ok).toBe(true);
+    expect(result.snapshot).toContain('Subscribe');
+    expect(result.snapshot, stages).not.toContain('Added late');
+    expect(result.loading).toContain('tags.other-site.test');
+    const later = await call(browser, 'browser_wait', { text: 'Added late', seconds: 15 });
+    expect(later.ok, JSON.stringify(later.error)).toBe(true);
+  });
+
+  it("the page's own data request to another site (an API) is waited for: what it brings is shown", async () => {
+    const data = env.server.otherSite('/slow-text?ms=1500&text=Loaded+from+the+API');
+    const { result, stages } = await navigateRecorded(env.server.url(`/loads-data?data=${encodeURIComponent(data)}`));
+    expect(result.ok).toBe(true);
+    expect(result.snapshot, `${stages}\n${result.snapshot}`).toContain('Loaded from the API');
+  });
+
+  it("a frame of another site: its document is waited for and shown, the slow script it then loads is not", async () => {
+    const inner = env.server.otherSite(`/loads-script?src=${encodeURIComponent('/slow-asset.js?ms=6000&what=adds')}`);
+    const { result, stages } = await navigateRecorded(env.server.url(`/frame?to=${encodeURIComponent(inner)}`));
+    expect(result.ok).toBe(true);
+    expect(result.snapshot, `${stages}\n${result.snapshot}`).toMatch(/button "Subscribe"/);
+    expect(result.snapshot).not.toContain('Added late');
+    expect(result.loading).toContain('tags.other-site.test');
+  });
+
   it('a style sheet that arrives late and shows a button: the snapshot shows the button', async () => {
     const { result, stages } = await navigateRecorded(env.server.url('/late-style?ms=1500'));
     expect(result.ok).toBe(true);
@@ -180,6 +208,18 @@ describe('the snapshot is taken while the page settles', () => {
     expect(kept).toBe(false);
     const click = await call(browser, 'browser_click', { ref: refOf(result.snapshot, 'button', 'Stop updates') });
     expect(click.ok).toBe(true);
+  });
+});
+
+describe('what counts as another site', () => {
+  it('hosts under one registrable domain are one site; an address or a one-label host is its own', () => {
+    expect(siteOf('www.example.com')).toBe('example.com');
+    expect(siteOf('static.cdn.example.com')).toBe('example.com');
+    expect(siteOf('news.example.co.uk')).toBe('example.co.uk');
+    expect(siteOf('shop.example.com.au')).toBe('example.com.au');
+    expect(siteOf('www.googletagmanager.com')).not.toBe(siteOf('www.example.com'));
+    expect(siteOf('127.0.0.1')).toBe('127.0.0.1');
+    expect(siteOf('localhost')).toBe('localhost');
   });
 });
 

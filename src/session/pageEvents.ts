@@ -47,7 +47,7 @@ export function siteOf(host: string): string {
 }
 const GENERIC_SECOND_LEVEL = new Set(['ac', 'co', 'com', 'edu', 'go', 'gob', 'gov', 'ltd', 'mil', 'ne', 'net', 'nic', 'or', 'org', 'plc', 'sch']);
 
-function hostOf(url: string): string {
+function hostnameOf(url: string): string {
   try {
     return new URL(url).hostname;
   } catch {
@@ -185,10 +185,10 @@ export class PageEvents {
   /** A script of another site in the tab's document, or a request (not a document) of a frame from another site. */
   private isOtherSitesCode(request: Request): boolean {
     if (!this.document) return false;
-    const site = siteOf(hostOf(this.document.url()));
+    const site = siteOf(hostnameOf(this.document.url()));
     const frame = request.frame();
-    if (frame === this.page.mainFrame()) return request.resourceType() === 'script' && siteOf(hostOf(request.url())) !== site;
-    const frameHost = hostOf(frame.url()); // none for about:blank or srcdoc: such a frame is the page's own
+    if (frame === this.page.mainFrame()) return request.resourceType() === 'script' && siteOf(hostnameOf(request.url())) !== site;
+    const frameHost = hostnameOf(frame.url()); // none for about:blank or srcdoc: such a frame is the page's own
     return !request.isNavigationRequest() && frameHost !== '' && siteOf(frameHost) !== site;
   }
 

@@ -12,8 +12,14 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 export const FIXTURES_DIR = resolve(here, '../fixtures');
 export const CORPUS_DIR = resolve(here, '../../../shared/corpus/pages');
 
-/** Chromium flag that makes every host but 127.0.0.1 unresolvable: tests, demo and benchmarks stay offline. */
-export const OFFLINE_ARGS = ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'];
+/** A made-up host of another site than 127.0.0.1 that reaches the test server (`TestServer.otherSite`). */
+const OTHER_SITE = 'tags.other-site.test';
+
+/**
+ * Chromium flag that makes every host but 127.0.0.1 unresolvable (tests, demo and benchmarks stay offline),
+ * but for one made-up host that stands for another site and reaches the local server too.
+ */
+export const OFFLINE_ARGS = [`--host-resolver-rules=MAP ${OTHER_SITE} 127.0.0.1, MAP * ~NOTFOUND, EXCLUDE 127.0.0.1`];
 
 const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.css': 'text/css', '.js': 'text/javascript' };
 
@@ -24,6 +30,8 @@ export interface Submission {
 
 export interface TestServer {
   url: (path: string) => string;
+  /** The same server as another site would be seen from its pages (a tag manager's, an API's). */
+  otherSite: (path: string) => string;
   origin: string;
   submissions: Submission[];
   events: string[];
@@ -83,6 +91,20 @@ const MISBEHAVING: Record<string, (url: URL, res: ServerResponse) => void | Prom
   '/late-script': (url, res) => {
     const shown = url.searchParams.get('what') === 'fill' ? `<script>${defineCard('<p>Loading…</p>')}</script>` : '';
     page(res, 'Late script', `<h1>Late script</h1><button>Subscribe</button><my-card></my-card>${shown}<script async src="/slow-asset.js${url.search}"></script>`);
+  },
+  // A page that loads a script (?src=, often of another site), or renders what a data request brings (?data=)
+  // while an image that never loads holds its load event (`load` ends the wait for data requests).
+  '/loads-script': (url, res) =>
+    page(res, 'Loads a script', `<h1>Loads a script</h1><button>Subscribe</button><script async src="${url.searchParams.get('src')}"></script>`),
+  '/loads-data': (url, res) =>
+    page(
+      res,
+      'Loads data',
+      `<h1>Loads data</h1><img src="/never" alt="ad"><script>fetch(${JSON.stringify(url.searchParams.get('data'))}).then((r) => r.text()).then((t) => document.body.insertAdjacentHTML('beforeend', '<button>' + t + '</button>'))</script>`,
+    ),
+  '/slow-text': async (url, res) => {
+    await delay(Number(url.searchParams.get('ms') ?? 1000));
+    res.writeHead(200, { 'content-type': 'text/plain', 'access-control-allow-origin': '*' }).end(url.searchParams.get('text') ?? 'Late text');
   },
   '/late-style': (url, res) =>
     page(res, 'Late style', `<link rel="stylesheet" href="/slow-asset.css${url.search}"><style>#late { display: none }</style><h1>Late style</h1><button id="late">Revealed late</button>`),
@@ -190,6 +212,7 @@ export async function startServer(): Promise<TestServer> {
   return {
     origin,
     url: (p: string) => `${origin}${p.startsWith('/') ? p : `/${p}`}`,
+    otherSite: (p: string) => `http://${OTHER_SITE}:${port}${p.startsWith('/') ? p : `/${p}`}`,
     submissions,
     events,
     close: () =>

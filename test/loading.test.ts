@@ -4,7 +4,7 @@
  * loading, and nothing leaves the session stuck.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { siteOf } from '../src/session/pageEvents.js';
+import { siteOf, sitesTheMarkupWaitsFor } from '../src/session/sites.js';
 import { recordStages, stopRecordingStages } from '../src/stages.js';
 import { call, createTestToolset, refOf, useServerAndBrowser } from './helpers/toolset.js';
 
@@ -168,9 +168,9 @@ describe('the snapshot is taken while the page settles', () => {
     }
   });
 
-  it("another site's script that arrives late is not waited for: the page is shown, the script named as loading, and what it adds shows next", async () => {
+  it.each(['async', 'inline'])("another site's script (%s in the markup) that arrives late is not waited for: the page is shown, the script named as loading, and what it adds shows next", async (how) => {
     const script = env.server.otherSite('/slow-asset.js?ms=6000&what=adds');
-    const { result, stages } = await navigateRecorded(env.server.url(`/loads-script?src=${encodeURIComponent(script)}`));
+    const { result, stages } = await navigateRecorded(env.server.url(`/loads-script?how=${how}&src=${encodeURIComponent(script)}`));
     expect(result.ok).toBe(true);
     expect(result.snapshot).toContain('Subscribe');
     expect(result.snapshot, stages).not.toContain('Added late');
@@ -179,11 +179,26 @@ describe('the snapshot is taken while the page settles', () => {
     expect(later.ok, JSON.stringify(later.error)).toBe(true);
   });
 
+  it("the page's own code from another site's CDN (a script its markup waits for): the chunk that code loads late is waited for", async () => {
+    const chunk = env.server.otherSite('/slow-asset.js?ms=1500&what=adds');
+    const bundle = env.server.otherSite(`/inserts-script.js?src=${encodeURIComponent(chunk)}`);
+    const { result, stages } = await navigateRecorded(env.server.url(`/loads-script?how=blocking&src=${encodeURIComponent(bundle)}`));
+    expect(result.ok).toBe(true);
+    expect(result.snapshot, `${stages}\n${result.snapshot}`).toContain('Added late');
+  });
+
   it("the page's own data request to another site (an API) is waited for: what it brings is shown", async () => {
     const data = env.server.otherSite('/slow-text?ms=1500&text=Loaded+from+the+API');
     const { result, stages } = await navigateRecorded(env.server.url(`/loads-data?data=${encodeURIComponent(data)}`));
     expect(result.ok).toBe(true);
     expect(result.snapshot, `${stages}\n${result.snapshot}`).toContain('Loaded from the API');
+  });
+
+  it("a frame of another site is waited for until it is parsed: what its blocking script adds is shown", async () => {
+    const inner = env.server.otherSite(`/loads-script?how=blocking&src=${encodeURIComponent('/slow-asset.js?ms=1500&what=adds')}`);
+    const { result, stages } = await navigateRecorded(env.server.url(`/frame?to=${encodeURIComponent(inner)}`));
+    expect(result.ok).toBe(true);
+    expect(result.snapshot, `${stages}\n${result.snapshot}`).toMatch(/button "Added late"/);
   });
 
   it("a frame of another site: its document is waited for and shown, the slow script it then loads is not", async () => {
@@ -220,6 +235,13 @@ describe('what counts as another site', () => {
     expect(siteOf('www.googletagmanager.com')).not.toBe(siteOf('www.example.com'));
     expect(siteOf('127.0.0.1')).toBe('127.0.0.1');
     expect(siteOf('localhost')).toBe('localhost');
+  });
+
+  it("a site the markup waits for (a script without async, a style sheet) is the page's own; an async script's is not", () => {
+    const html = `<link rel="stylesheet" href="https://static.shop-cdn.net/app.css"><link rel="icon" href="https://icons.example.org/i.png">
+      <script src="//assets.bundles.io/app.js" defer></script><script async src="https://www.googletagmanager.com/gtag/js?id=1"></script>
+      <script data-src="https://lazy.example.dev/x.js" async></script><script src="/own.js"></script><script type=module src=https://esm.modules.com/m.js></script>`;
+    expect([...sitesTheMarkupWaitsFor(html)].sort()).toEqual(['bundles.io', 'modules.com', 'shop-cdn.net']);
   });
 });
 

@@ -14,7 +14,7 @@ import { changedSinceWatch, watchChanges } from '../snapshot/changes.js';
 import { warmCapture } from '../snapshot/warmUp.js';
 import { stage, stageSync } from '../stages.js';
 import { sleep, type Deadline } from './deadline.js';
-import type { PageEvents } from './pageEvents.js';
+import type { Traffic } from './traffic.js';
 
 export type WaitUntil = 'load' | 'domcontentloaded' | 'networkidle' | 'commit';
 
@@ -51,17 +51,17 @@ export type EarlySnapshot<T> = () => Promise<T>;
  * leave the page half-built: the page is loaded once more with those requests refused, as an ad blocker
  * would, so it is built whole; a page that cannot be loaded again (a form's POST) is stopped where it is.
  */
-export async function settle<T = never>(page: Page, events: PageEvents, deadline: Deadline, policy: SettlePolicy, early?: EarlySnapshot<T>): Promise<Settled<T>> {
+export async function settle<T = never>(page: Page, traffic: Traffic, deadline: Deadline, policy: SettlePolicy, early?: EarlySnapshot<T>): Promise<Settled<T>> {
   let refused: string | undefined;
-  const warmUp = early ? warmUpWhileWaiting(page, events) : undefined;
+  const warmUp = early ? warmUpWhileWaiting(page, traffic) : undefined;
   for (let attempt = 0; ; attempt++) {
-    const outcome = await stage('load: until parsed', () => parsedOrBlocked(page, events, deadline, policy)).finally(() => warmUp?.stop());
+    const outcome = await stage('load: until parsed', () => parsedOrBlocked(page, traffic, deadline, policy)).finally(() => warmUp?.stop());
     if (page.isClosed()) return { parsed: true };
-    if (outcome === 'late') return { parsed: false, loading: describeLoading(events, 'its document is still arriving') };
+    if (outcome === 'late') return { parsed: false, loading: describeLoading(traffic, 'its document is still arriving') };
     if (outcome === 'parsed') break;
-    const stuck = parserBlocking(events);
+    const stuck = parserBlocking(traffic);
     refused = describeRequests(stuck);
-    if (attempt === 0 && events.documentMethod() === 'GET') {
+    if (attempt === 0 && traffic.documentMethod() === 'GET') {
       await reloadRefusing(page, stuck.map((request) => request.url()), deadline);
       continue;
     }
@@ -70,18 +70,18 @@ export async function settle<T = never>(page: Page, events: PageEvents, deadline
   }
 
   // The snapshot cannot begin yet: build its helpers while the page waits.
-  if (warmUp && !mayTakeEarly(events, policy, 0)) warmUp.now();
+  if (warmUp && !mayTakeEarly(traffic, policy, 0)) warmUp.now();
   let quietWait = true;
   let attempts = 0;
   let taking: Promise<void> | undefined;
   let taken: T | undefined;
   const quiet = (async () => {
-    while (quietWait && !networkSettled(events, policy) && taken === undefined) {
-      const begin = early && !taking && attempts < EARLY_ATTEMPTS ? mayTakeEarly(events, policy, attempts) : undefined;
+    while (quietWait && !networkSettled(traffic, policy) && taken === undefined) {
+      const begin = early && !taking && attempts < EARLY_ATTEMPTS ? mayTakeEarly(traffic, policy, attempts) : undefined;
       if (early && begin) {
         attempts++;
         stageSync(`load: early snapshot begun (${begin})`, () => {}); // when, for benchmarks and tests
-        taking = snapshotIfStill(page, events, policy, early, () => !quietWait).then((value) => {
+        taking = snapshotIfStill(page, traffic, policy, early, () => !quietWait).then((value) => {
           taken = value;
           if (value === undefined) taking = undefined; // dropped: the next quiet moment may try again
         });
@@ -95,8 +95,8 @@ export async function settle<T = never>(page: Page, events: PageEvents, deadline
   // Begun before the page settled: it is the settled page's snapshot when nothing changed while it was taken.
   if (taking) await stage('load: early snapshot', () => taking!);
   if (taken !== undefined) stageSync('load: early snapshot kept', () => {});
-  const emptied = await stage('load: stuck frames', () => emptyStuckFrames(page, events));
-  const loading = [refused && `refused ${refused} that did not answer`, emptied && `emptied ${emptied} that did not answer`, describeLoading(events)]
+  const emptied = await stage('load: stuck frames', () => emptyStuckFrames(page, traffic));
+  const loading = [refused && `refused ${refused} that did not answer`, emptied && `emptied ${emptied} that did not answer`, describeLoading(traffic)]
     .filter(Boolean)
     .join('; ');
   return { parsed: true, ...(loading ? { loading } : {}), ...(taken !== undefined && !emptied ? { snapshot: taken } : {}) };
@@ -120,10 +120,10 @@ const EARLY_ATTEMPTS = 3;
  *   many (analytics sending beacons) change nothing there. Once one such try was dropped, the next waits for
  *   them.
  */
-function mayTakeEarly(events: PageEvents, policy: SettlePolicy, attempts: number): 'answered' | 'silent' | 'scripts out' | undefined {
-  if (events.awaitedInFlight() === 0) return 'answered';
-  if (events.awaitedQuietFor() >= policy.quietMs / 2 && !events.pendingFrameDocuments().length) return 'silent';
-  if (attempts === 0 && events.unseenInFlight() === 0) return 'scripts out';
+function mayTakeEarly(traffic: Traffic, policy: SettlePolicy, attempts: number): 'answered' | 'silent' | 'scripts out' | undefined {
+  if (traffic.awaitedInFlight() === 0) return 'answered';
+  if (traffic.awaitedQuietFor() >= policy.quietMs / 2 && !traffic.pendingFrameDocuments().length) return 'silent';
+  if (attempts === 0 && traffic.unseenInFlight() === 0) return 'scripts out';
   return undefined;
 }
 
@@ -134,22 +134,22 @@ function mayTakeEarly(events: PageEvents, policy: SettlePolicy, attempts: number
  * Each time a script or data request of the page answers, the watch is read at once: a snapshot the page has
  * already changed is dropped then, so that the next one may begin.
  */
-async function snapshotIfStill<T>(page: Page, events: PageEvents, policy: SettlePolicy, take: EarlySnapshot<T>, over: () => boolean): Promise<T | undefined> {
+async function snapshotIfStill<T>(page: Page, traffic: Traffic, policy: SettlePolicy, take: EarlySnapshot<T>, over: () => boolean): Promise<T | undefined> {
   const began = Date.now();
   // Not awaited: the page runs our scripts in the order sent, so the watch starts before the capture does.
   const watching = watchChanges(page);
   const taken = await take().catch(() => undefined);
   if (!(await watching)) return undefined;
   let looked = began;
-  while (taken !== undefined && !over() && !networkSettled(events, policy) && !events.unseenActivitySince(began)) {
-    if (events.shapingActivitySince(looked)) {
+  while (taken !== undefined && !over() && !networkSettled(traffic, policy) && !traffic.unseenActivitySince(began)) {
+    if (traffic.shapingActivitySince(looked)) {
       looked = Date.now();
       if (await changedSinceWatch(page, true)) break;
     }
     await sleep(10);
   }
   const changed = await changedSinceWatch(page);
-  const dropped = taken === undefined ? 'capture failed' : changed ? 'page changed' : events.unseenActivitySince(began) ? 'a style sheet or frame answered' : undefined;
+  const dropped = taken === undefined ? 'capture failed' : changed ? 'page changed' : traffic.unseenActivitySince(began) ? 'a style sheet or frame answered' : undefined;
   if (!dropped) return taken;
   stageSync(`load: early snapshot dropped (${dropped})`, () => {}); // why, for benchmarks and tests
   return undefined;
@@ -159,11 +159,11 @@ async function snapshotIfStill<T>(page: Page, events: PageEvents, policy: Settle
  * Every script, style sheet and data request the page waits for has its answer and nothing new started for a
  * moment; or, when one of them never answers, nothing started or ended for the whole window. What is left in
  * flight is not waited for: images and fonts fill in boxes the page already has, and scripts of other sites
- * (tag managers, ads, widgets: `PageEvents.awaitedInFlight`) arrive on their own schedule.
+ * (tag managers, ads, widgets: `Traffic.awaitedInFlight`) arrive on their own schedule.
  */
-function networkSettled(events: PageEvents, policy: SettlePolicy): boolean {
-  const quietFor = events.awaitedQuietFor();
-  return quietFor >= policy.quietMs || (quietFor >= policy.quietMs / 10 && events.awaitedInFlight() === 0);
+function networkSettled(traffic: Traffic, policy: SettlePolicy): boolean {
+  const quietFor = traffic.awaitedQuietFor();
+  return quietFor >= policy.quietMs || (quietFor >= policy.quietMs / 10 && traffic.awaitedInFlight() === 0);
 }
 
 /** How long no request has started or ended before a parser held by a script or style sheet counts as waiting on it. */
@@ -174,7 +174,7 @@ const PARSER_WAITING_MS = 10;
  * a script or style sheet still on its way, or when `now()` is called (the page is parsed but the snapshot
  * must wait). Once per load: the ~60 ms it takes is then not spent by the capture.
  */
-function warmUpWhileWaiting(page: Page, events: PageEvents): { now(): void; stop(): void } {
+function warmUpWhileWaiting(page: Page, traffic: Traffic): { now(): void; stop(): void } {
   let warmed = false;
   let watching = true;
   const now = () => {
@@ -184,7 +184,7 @@ function warmUpWhileWaiting(page: Page, events: PageEvents): { now(): void; stop
   };
   void (async () => {
     while (watching && !warmed) {
-      if (events.documentArrived() && events.networkQuietFor() >= PARSER_WAITING_MS && parserBlocking(events).length) now();
+      if (traffic.documentArrived() && traffic.networkQuietFor() >= PARSER_WAITING_MS && parserBlocking(traffic).length) now();
       await sleep(5);
     }
   })();
@@ -192,7 +192,7 @@ function warmUpWhileWaiting(page: Page, events: PageEvents): { now(): void; stop
 }
 
 /** DOMContentLoaded, or the sign of a blocked parser (document arrived, network quiet, requests pending), or the deadline. */
-async function parsedOrBlocked(page: Page, events: PageEvents, deadline: Deadline, policy: SettlePolicy): Promise<'parsed' | 'blocked' | 'late'> {
+async function parsedOrBlocked(page: Page, traffic: Traffic, deadline: Deadline, policy: SettlePolicy): Promise<'parsed' | 'blocked' | 'late'> {
   let waiting = true;
   const parsed = page.waitForLoadState('domcontentloaded', { timeout: deadline.forStep() }).then(
     () => 'parsed' as const,
@@ -200,7 +200,7 @@ async function parsedOrBlocked(page: Page, events: PageEvents, deadline: Deadlin
   );
   const blocked = (async () => {
     while (waiting) {
-      if (events.documentArrived() && events.networkQuietFor() >= policy.quietMs && parserBlocking(events).length) return 'blocked' as const;
+      if (traffic.documentArrived() && traffic.networkQuietFor() >= policy.quietMs && parserBlocking(traffic).length) return 'blocked' as const;
       await sleep(50);
     }
     return 'late' as const;
@@ -211,16 +211,16 @@ async function parsedOrBlocked(page: Page, events: PageEvents, deadline: Deadlin
 }
 
 /** Pending requests that can hold up the parser: scripts and style sheets (an image never does). */
-function parserBlocking(events: PageEvents): Request[] {
-  return events.pendingRequests().filter((request) => request.resourceType() === 'script' || request.resourceType() === 'stylesheet');
+function parserBlocking(traffic: Traffic): Request[] {
+  return traffic.pendingRequests().filter((request) => request.resourceType() === 'script' || request.resourceType() === 'stylesheet');
 }
 
 /**
  * Frames whose documents have not arrived are pointed at about:blank. They held nothing yet, and a snapshot
  * would otherwise wait on each of them until its time runs out.
  */
-async function emptyStuckFrames(page: Page, events: PageEvents): Promise<string | undefined> {
-  const stuck = events.pendingFrameDocuments();
+async function emptyStuckFrames(page: Page, traffic: Traffic): Promise<string | undefined> {
+  const stuck = traffic.pendingFrameDocuments();
   await Promise.all(
     stuck.map(async (request) => {
       const element = await request.frame().frameElement().catch(() => undefined);
@@ -255,8 +255,8 @@ function describeRequests(requests: Request[], noun = 'request'): string | undef
   return `${requests.length} ${noun}${requests.length === 1 ? '' : 's'} (${shown})`;
 }
 
-function describeLoading(events: PageEvents, about?: string): string | undefined {
-  return [about, describeRequests(events.pendingRequests())].filter(Boolean).join('; ') || undefined;
+function describeLoading(traffic: Traffic, about?: string): string | undefined {
+  return [about, describeRequests(traffic.pendingRequests())].filter(Boolean).join('; ') || undefined;
 }
 
 function hostOf(url: string): string {
@@ -279,7 +279,7 @@ export interface Loaded<T = never> extends Settled<T> {
 export async function loadPage<T = never>(
   page: Page,
   url: string,
-  events: PageEvents,
+  traffic: Traffic,
   deadline: Deadline,
   config: Pick<ResolvedConfig, 'settle'>,
   waitUntil?: WaitUntil,
@@ -288,14 +288,14 @@ export async function loadPage<T = never>(
   let response: Response | null = null;
   const timeout = deadline.forStep();
   // A navigation an earlier call left pending (a page's own redirect, a document still arriving) would cut this one short.
-  if (events.documentPending()) await stage('load: stop previous', () => stopLoading(page));
+  if (traffic.documentPending()) await stage('load: stop previous', () => stopLoading(page));
   try {
     response = await stage('load: until commit', () => page.goto(url, { waitUntil: waitUntil ?? 'commit', timeout }));
   } catch (error) {
     const mapped = toBrowserToolError(error, 'navigate');
     // The page moved on by itself before its commit was seen (a meta refresh, a script redirect): the load
     // policy below follows it to where it leads.
-    if (/is interrupted by another navigation/.test(mapped.message)) return { response: null, ...(await settle(page, events, deadline, config.settle, early)) };
+    if (/is interrupted by another navigation/.test(mapped.message)) return { response: null, ...(await settle(page, traffic, deadline, config.settle, early)) };
     if (mapped.code !== 'timeout') throw error;
     await stopLoading(page);
     const what = waitUntil && waitUntil !== 'commit' ? `did not reach "${waitUntil}"` : 'did not send its page';
@@ -307,7 +307,7 @@ export async function loadPage<T = never>(
     });
   }
   if (waitUntil) return { response, parsed: true };
-  return { response, ...(await settle(page, events, deadline, config.settle, early)) };
+  return { response, ...(await settle(page, traffic, deadline, config.settle, early)) };
 }
 
 /** True when the tab runs a trivial script within `ms`: a hung renderer (an endless loop) does not. */

@@ -101,7 +101,7 @@ export const navigateTool = defineBrowserTool({
     let loaded: Loaded<Capture>;
     try {
       // A page that opens confirm() while loading cannot finish loading until it is answered.
-      const outcome = await events.unlessDialogOpens(loadPage(page, target, events, deadline, config, waitUntil, () => refs.capture(page)));
+      const outcome = await events.unlessDialogOpens(loadPage(page, target, events.traffic, deadline, config, waitUntil, () => refs.capture(page)));
       if (outcome.dialog) return { url: page.url(), title: '', status: null, snapshot: '', dialogs: events.takeDialogs() };
       loaded = outcome.value;
     } catch (error) {

@@ -158,7 +158,7 @@ export async function observeAction(call: CallContext, action: () => Promise<unk
   const opened = session.takePopups()[0] ?? session.pages().find((p) => !pagesBefore.has(p));
   if (opened) {
     session.activate(opened);
-    const settled = await settle(opened, session.eventsOf(opened), deadline, config.settle, () => refs.capture(opened));
+    const settled = await settle(opened, session.eventsOf(opened).traffic, deadline, config.settle, () => refs.capture(opened));
     effects.newTab = { url: opened.url(), title: await opened.title().catch(() => '') };
     effects.snapshot = (await refs.snapshot(opened, {}, settled.snapshot)).formatted.text;
     if (settled.loading) effects.loading = settled.loading;
@@ -170,7 +170,7 @@ export async function observeAction(call: CallContext, action: () => Promise<unk
   effects.navigated = documentBefore !== undefined && documentAfter !== documentBefore;
   let early: Capture | undefined;
   if (effects.navigated) {
-    const settled = await settle(page, events, deadline, config.settle, () => refs.capture(page));
+    const settled = await settle(page, events.traffic, deadline, config.settle, () => refs.capture(page));
     if (settled.loading) effects.loading = settled.loading;
     effects.url = page.url();
     early = settled.snapshot;

@@ -64,6 +64,9 @@ function page(res: ServerResponse, title: string, body: string): void {
 const defineCard = (html: string) =>
   `customElements.define('my-card', class extends HTMLElement { connectedCallback() { this.attachShadow({ mode: 'open' }).innerHTML = '${html}' } })`;
 
+/** Script that inserts a script element loading `src`, as a tag manager's snippet or an app's loader does. */
+const insertScript = (src: string) => `document.head.appendChild(Object.assign(document.createElement('script'), { src: ${JSON.stringify(src)} }))`;
+
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -92,10 +95,22 @@ const MISBEHAVING: Record<string, (url: URL, res: ServerResponse) => void | Prom
     const shown = url.searchParams.get('what') === 'fill' ? `<script>${defineCard('<p>Loading…</p>')}</script>` : '';
     page(res, 'Late script', `<h1>Late script</h1><button>Subscribe</button><my-card></my-card>${shown}<script async src="/slow-asset.js${url.search}"></script>`);
   },
-  // A page that loads a script (?src=, often of another site), or renders what a data request brings (?data=)
-  // while an image that never loads holds its load event (`load` ends the wait for data requests).
-  '/loads-script': (url, res) =>
-    page(res, 'Loads a script', `<h1>Loads a script</h1><button>Subscribe</button><script async src="${url.searchParams.get('src')}"></script>`),
+  // A page that loads a script (?src=, often of another site) as its markup says (?how=async, the default;
+  // blocking: no async; inline: a tag manager's snippet inserts it), or renders what a data request brings
+  // (?data=) while an image that never loads holds its load event (`load` ends the wait for data requests).
+  '/loads-script': (url, res) => {
+    const src = url.searchParams.get('src') ?? '';
+    const tags: Record<string, string> = {
+      async: `<script async src="${src}"></script>`,
+      blocking: `<script src="${src}"></script>`,
+      inline: `<script>${insertScript(src)}</script>`,
+    };
+    page(res, 'Loads a script', `<h1>Loads a script</h1><button>Subscribe</button>${tags[url.searchParams.get('how') ?? 'async']}`);
+  },
+  // A script that loads another (?src=), as an app's bundle loads its chunks.
+  '/inserts-script.js': (url, res) => {
+    res.writeHead(200, { 'content-type': 'text/javascript' }).end(insertScript(url.searchParams.get('src') ?? ''));
+  },
   '/loads-data': (url, res) =>
     page(
       res,

@@ -1,0 +1,196 @@
+/**
+ * A tab's requests as the load policy (loading.ts) sees them: which are in flight, when one last started or
+ * ended, and which of them the page is waited for. One `Traffic` per tab, held by its `PageEvents`.
+ */
+import type { Frame, Page, Request } from 'playwright-core';
+import { siteOfUrl, sitesTheMarkupWaitsFor } from './sites.js';
+
+/** Resource types whose arrival can add, remove or restyle content (`networkQuietFor`). */
+const SHAPES_THE_PAGE = new Set(['document', 'script', 'stylesheet', 'xhr', 'fetch', 'eventsource']);
+/**
+ * Of those, the ones that change the tab's own document only by running script in it, where the change watch
+ * (snapshot/changes.ts) sees what they do. A style sheet restyles without a DOM change, and a frame's requests
+ * change a document the watch does not observe.
+ */
+const ACTS_THROUGH_SCRIPT = new Set(['script', 'xhr', 'fetch', 'eventsource']);
+
+export class Traffic {
+  private readonly inflight = new Set<Request>();
+  private lastNetworkActivity = Date.now();
+  /** The last start or end of a shaping request the load policy waits for (`awaitedQuietFor`). */
+  private lastAwaitedActivity = Date.now();
+  /** Requests of other sites' code running in the page, not waited for (`awaitedInFlight`). */
+  private readonly notAwaited = new WeakSet<Request>();
+  /** The last start or end of a shaping request whose effect the change watch cannot see (`unseenInFlight`). */
+  private lastUnseenActivity = Date.now();
+  private documentDoneAt = 0;
+  /** The request of the main frame's latest document. */
+  private document: Request | undefined;
+  /** The sites the main document's markup waits for (sites.ts); unknown until its markup has been read. */
+  private markupSites: Set<string> | undefined;
+  /** Frames whose current document has been parsed (DOMContentLoaded). */
+  private readonly parsedFrames = new WeakSet<Frame>();
+  private readonly frameDocuments = new WeakMap<Frame, number>();
+
+  constructor(private readonly page: Page) {
+    page.on('request', (request) => {
+      this.inflight.add(request);
+      if (request.isNavigationRequest() && request.frame() === page.mainFrame()) {
+        this.document = request;
+        this.markupSites = undefined;
+      } else if (this.isOtherSitesCode(request)) this.notAwaited.add(request);
+      this.noteActivity(request);
+    });
+    const done = (request: Request) => {
+      this.inflight.delete(request);
+      // The main document's last bytes are news only until it is parsed; its "finished" can come after that.
+      if (request === this.document) {
+        this.documentDoneAt = Date.now();
+        void this.readMarkup(request);
+      } else this.noteActivity(request);
+    };
+    page.on('requestfinished', done);
+    page.on('requestfailed', done);
+    page.on('framenavigated', (frame) => {
+      if (frame !== page.mainFrame()) void this.watchParse(frame);
+    });
+  }
+
+  /** Requests of this tab still waiting for their answer (a redirected one is followed by its next hop). */
+  pendingRequests(): Request[] {
+    return [...this.inflight].filter((request) => !request.redirectedTo());
+  }
+
+  /** The HTTP method of the main document's request: only a GET page may be loaded again. */
+  documentMethod(): string | undefined {
+    return this.document?.method();
+  }
+
+  /** True once the main document's bytes have all arrived: a parser still waiting then waits on something else. */
+  documentArrived(): boolean {
+    return this.document !== undefined && !this.inflight.has(this.document);
+  }
+
+  /** True while a document request of the main frame waits for its answer or is still arriving. */
+  documentPending(): boolean {
+    return this.document !== undefined && this.inflight.has(this.document);
+  }
+
+  /**
+   * Milliseconds since a request that can change what the page shows (a document, script, style sheet or data
+   * request) last started or ended. Images, fonts and media fill in boxes the page already has: a tracker pixel
+   * or a slow image CDN does not hold up the answer (they still show in the loading line while in flight).
+   */
+  networkQuietFor(): number {
+    return Date.now() - Math.max(this.lastNetworkActivity, this.documentDoneAt);
+  }
+
+  /**
+   * Like `networkQuietFor`, but counting only the requests the load policy waits for: every shaping request but
+   * other sites' code (`awaitedInFlight`).
+   */
+  awaitedQuietFor(): number {
+    return Date.now() - Math.max(this.lastAwaitedActivity, this.documentDoneAt);
+  }
+
+  /**
+   * Shaping requests in flight that the load policy waits for. Not waited for: other sites' code, that is the
+   * scripts the tab's document loads from sites its markup does not wait for (tag managers, analytics, ads,
+   * widgets; sites.ts), and what a frame of another site loads once its document is parsed. Such code arrives
+   * on its own schedule and would hold every page by its slowest part. What it does in the document is seen
+   * by the change watch, so an early snapshot it changes is not returned; what it does after the load
+   * returned shows in the next result. A frame is waited for until it is parsed: the page is not shown with a
+   * frame still blank.
+   */
+  awaitedInFlight(): number {
+    return this.countShaping((request) => !this.notAwaited.has(request));
+  }
+
+  /**
+   * True when a request that can change what the page shows started or ended at `time` (Date.now()) or later;
+   * for a page already parsed, so the end of its own document does not count.
+   */
+  shapingActivitySince(time: number): boolean {
+    return this.lastNetworkActivity >= time;
+  }
+
+  /**
+   * True when, at `time` or later, a request started or ended whose effect on the page the change watch cannot
+   * see: a style sheet, or any request of a frame inside the page (its document among them).
+   */
+  unseenActivitySince(time: number): boolean {
+    return this.lastUnseenActivity >= time;
+  }
+
+  /** Shaping requests in flight whose effect the change watch could not see when they answer (`unseenActivitySince`). */
+  unseenInFlight(): number {
+    return this.countShaping((request) => !this.notAwaited.has(request) && !this.actsThroughScript(request));
+  }
+
+  /** Documents of frames inside the page still waiting for their answer or still arriving. */
+  pendingFrameDocuments(): Request[] {
+    return this.pendingRequests().filter((request) => request.isNavigationRequest() && request.frame() !== this.page.mainFrame());
+  }
+
+  /** Shaping requests in flight (the page's own document aside) for which `also` holds. */
+  private countShaping(also: (request: Request) => boolean): number {
+    let count = 0;
+    for (const request of this.inflight) if (request !== this.document && SHAPES_THE_PAGE.has(request.resourceType()) && !request.redirectedTo() && also(request)) count++;
+    return count;
+  }
+
+  private actsThroughScript(request: Request): boolean {
+    return ACTS_THROUGH_SCRIPT.has(request.resourceType()) && request.frame() === this.page.mainFrame();
+  }
+
+  /**
+   * A script in the tab's document from a site its markup does not wait for (none before the markup has been
+   * read), or a request (not a document) of a parsed frame from another site than the tab's document.
+   */
+  private isOtherSitesCode(request: Request): boolean {
+    const site = this.document && siteOfUrl(this.document.url());
+    if (!site) return false;
+    const frame = request.frame();
+    if (frame === this.page.mainFrame()) {
+      if (request.resourceType() !== 'script' || !this.markupSites) return false;
+      const scriptSite = siteOfUrl(request.url());
+      return scriptSite !== '' && scriptSite !== site && !this.markupSites.has(scriptSite);
+    }
+    const frameSite = siteOfUrl(frame.url()); // none for about:blank or srcdoc: such a frame is the page's own
+    return !request.isNavigationRequest() && frameSite !== '' && frameSite !== site && this.parsedFrames.has(frame);
+  }
+
+  /** Once its markup is read, the main document's scripts already in flight are sorted as they would have been. */
+  private async readMarkup(document: Request): Promise<void> {
+    const html = await document
+      .response()
+      .then((response) => (response && /html/i.test(response.headers()['content-type'] ?? '') ? response.text() : ''))
+      .catch(() => '');
+    if (document !== this.document) return;
+    this.markupSites = sitesTheMarkupWaitsFor(html);
+    this.sortInFlight();
+  }
+
+  /** Once a frame is parsed, what it still loads is its own business, when it is of another site. */
+  private async watchParse(frame: Frame): Promise<void> {
+    const loads = (this.frameDocuments.get(frame) ?? 0) + 1;
+    this.frameDocuments.set(frame, loads);
+    this.parsedFrames.delete(frame);
+    await frame.waitForLoadState('domcontentloaded', { timeout: 60_000 }).catch(() => {});
+    if (this.frameDocuments.get(frame) !== loads || frame.isDetached()) return;
+    this.parsedFrames.add(frame);
+    this.sortInFlight();
+  }
+
+  private sortInFlight(): void {
+    for (const request of this.inflight) if (!this.notAwaited.has(request) && this.isOtherSitesCode(request)) this.notAwaited.add(request);
+  }
+
+  private noteActivity(request: Request): void {
+    if (!SHAPES_THE_PAGE.has(request.resourceType())) return;
+    this.lastNetworkActivity = Date.now();
+    if (this.notAwaited.has(request)) return;
+    this.lastAwaitedActivity = Date.now();
+    if (!this.actsThroughScript(request)) this.lastUnseenActivity = Date.now();
+  }
+}

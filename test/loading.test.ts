@@ -210,6 +210,13 @@ describe('the snapshot is taken while the page settles', () => {
     expect(result.loading).toContain('tags.other-site.test');
   });
 
+  it.each(['page', 'frame'])('a script the page builds itself (a blob: URL, in the %s) is run and not reported as loading', async (where) => {
+    const { result, stages } = await navigateRecorded(env.server.url(`/blob-script?in=${where}`));
+    expect(result.ok).toBe(true);
+    expect(result.snapshot, `${stages}\n${result.snapshot}`).toContain('Built here');
+    expect(result.loading ?? '').not.toContain('blob:');
+  });
+
   it('a style sheet that arrives late and shows a button: the snapshot shows the button', async () => {
     const { result, stages } = await navigateRecorded(env.server.url('/late-style?ms=1500'));
     expect(result.ok).toBe(true);

@@ -34,6 +34,8 @@ export class Traffic {
 
   constructor(private readonly page: Page) {
     page.on('request', (request) => {
+      // blob:, data: and the like come from the tab itself: nothing to wait for, and Playwright may never end them.
+      if (!request.isNavigationRequest() && !/^https?:/i.test(request.url())) return;
       this.inflight.add(request);
       if (request.isNavigationRequest() && request.frame() === page.mainFrame()) {
         this.document = request;
@@ -42,7 +44,7 @@ export class Traffic {
       this.noteActivity(request);
     });
     const done = (request: Request) => {
-      this.inflight.delete(request);
+      if (!this.inflight.delete(request)) return;
       // The main document's last bytes are news only until it is parsed; its "finished" can come after that.
       if (request === this.document) {
         this.documentDoneAt = Date.now();

@@ -107,6 +107,16 @@ const MISBEHAVING: Record<string, (url: URL, res: ServerResponse) => void | Prom
     };
     page(res, 'Loads a script', `<h1>Loads a script</h1><button>Subscribe</button>${tags[url.searchParams.get('how') ?? 'async']}`);
   },
+  // A page that runs a script it built itself from a blob: URL, in its own document or (?in=frame) in a frame it
+  // writes, as video players and ad code do.
+  '/blob-script': (url, res) => {
+    const run = `const blob = URL.createObjectURL(new Blob(["document.body.insertAdjacentHTML('beforeend', '<button>Built here</button>')"], { type: 'text/javascript' }));`;
+    const where =
+      url.searchParams.get('in') === 'frame'
+        ? `const frame = document.body.appendChild(document.createElement('iframe')); frame.title = 'player'; frame.contentDocument.body.appendChild(Object.assign(frame.contentDocument.createElement('script'), { src: blob }));`
+        : `document.head.appendChild(Object.assign(document.createElement('script'), { src: blob }));`;
+    page(res, 'Blob script', `<h1>Blob script</h1><script>${run}${where}</script>`);
+  },
   // A script that loads another (?src=), as an app's bundle loads its chunks.
   '/inserts-script.js': (url, res) => {
     res.writeHead(200, { 'content-type': 'text/javascript' }).end(insertScript(url.searchParams.get('src') ?? ''));

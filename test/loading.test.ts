@@ -179,6 +179,15 @@ describe('the snapshot is taken while the page settles', () => {
     expect(later.ok, JSON.stringify(later.error)).toBe(true);
   });
 
+  it("a chain of the page's own scripts, each loading the next: what the last one adds is shown", async () => {
+    const last = env.server.url('/slow-asset.js?ms=300&what=adds');
+    const second = env.server.url(`/inserts-script.js?src=${encodeURIComponent(last)}`);
+    const first = env.server.url(`/inserts-script.js?src=${encodeURIComponent(second)}`);
+    const { result, stages } = await navigateRecorded(env.server.url(`/loads-script?src=${encodeURIComponent(first)}`));
+    expect(result.ok).toBe(true);
+    expect(result.snapshot, `${stages}\n${result.snapshot}`).toContain('Added late');
+  });
+
   it("the page's own code from another site's CDN (a script its markup waits for): the chunk that code loads late is waited for", async () => {
     const chunk = env.server.otherSite('/slow-asset.js?ms=1500&what=adds');
     const bundle = env.server.otherSite(`/inserts-script.js?src=${encodeURIComponent(chunk)}`);

@@ -1,6 +1,6 @@
 /**
  * Whose code a request is: the page's own, or another site's (a tag manager, analytics, ads, a widget). The
- * load policy waits for the first and not for the second (pageEvents.ts, DECISIONS 60).
+ * load policy waits for the first and not for the second (traffic.ts; DECISIONS 60 and 61).
  */
 
 /**

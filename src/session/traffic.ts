@@ -173,7 +173,10 @@ export class Traffic {
     this.sortInFlight();
   }
 
-  /** Once a frame is parsed, what it still loads is its own business, when it is of another site. */
+  /**
+   * Once a frame is parsed, what it still loads is its own business, when it is of another site. A frame that
+   * has not parsed in a minute counts as parsed too.
+   */
   private async watchParse(frame: Frame): Promise<void> {
     const loads = (this.frameDocuments.get(frame) ?? 0) + 1;
     this.frameDocuments.set(frame, loads);

@@ -24,8 +24,9 @@ export class Traffic {
   /** The last start or end of a shaping request whose effect the change watch cannot see (`unseenInFlight`). */
   private lastUnseenActivity = Date.now();
   private documentDoneAt = 0;
-  /** The request of the main frame's latest document. */
+  /** The request of the main frame's latest document, and its site ("" when it has none, as about:blank). */
   private document: Request | undefined;
+  private documentSite = '';
   /** The sites the main document's markup waits for (sites.ts); unknown until its markup has been read. */
   private markupSites: Set<string> | undefined;
   /** Frames whose current document has been parsed (DOMContentLoaded). */
@@ -39,6 +40,7 @@ export class Traffic {
       this.inflight.add(request);
       if (request.isNavigationRequest() && request.frame() === page.mainFrame()) {
         this.document = request;
+        this.documentSite = siteOfUrl(request.url());
         this.markupSites = undefined;
       } else if (this.isOtherSitesCode(request)) this.notAwaited.add(request);
       this.noteActivity(request);
@@ -150,7 +152,7 @@ export class Traffic {
    * read), or a request (not a document) of a parsed frame from another site than the tab's document.
    */
   private isOtherSitesCode(request: Request): boolean {
-    const site = this.document && siteOfUrl(this.document.url());
+    const site = this.documentSite;
     if (!site) return false;
     const frame = request.frame();
     if (frame === this.page.mainFrame()) {

@@ -4,7 +4,8 @@
  * loading, and nothing leaves the session stuck.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { siteOf, sitesTheMarkupWaitsFor } from '../src/session/sites.js';
+import { readMarkup } from '../src/session/markup.js';
+import { siteOf } from '../src/session/sites.js';
 import { recordStages, stopRecordingStages } from '../src/stages.js';
 import { call, createTestToolset, refOf, useServerAndBrowser } from './helpers/toolset.js';
 
@@ -232,6 +233,21 @@ describe('the snapshot is taken while the page settles', () => {
     expect(result.snapshot, `${stages}\n${result.snapshot}`).toContain('Revealed late');
   });
 
+  it('a style sheet linked for print only is not waited for, even when it never answers', async () => {
+    const { result, stages } = await navigateRecorded(env.server.url('/print-style'));
+    expect(result.ok).toBe(true);
+    expect(result.snapshot).toContain('Read on');
+    // All the page waits for has answered at once: the snapshot is begun then, not after the window's half.
+    expect(stages).toContain('load: early snapshot begun (answered)');
+    expect(result.loading).toMatch(/1 request/);
+  });
+
+  it('a style sheet loaded for print and switched on when it arrives is waited for: the snapshot shows what it reveals', async () => {
+    const { result, stages } = await navigateRecorded(env.server.url('/print-style?how=swap&ms=1500'));
+    expect(result.ok).toBe(true);
+    expect(result.snapshot, `${stages}\n${result.snapshot}`).toContain('Revealed late');
+  });
+
   it('a page that changes while it settles is captured again, and its refs act', async () => {
     const { result, kept, tried } = await navigateRecorded(env.server.url('/fixtures/ticking.html'));
     expect(result.ok).toBe(true);
@@ -242,7 +258,7 @@ describe('the snapshot is taken while the page settles', () => {
   });
 });
 
-describe('what counts as another site', () => {
+describe('what the markup says about its requests', () => {
   it('hosts under one registrable domain are one site; an address or a one-label host is its own', () => {
     expect(siteOf('www.example.com')).toBe('example.com');
     expect(siteOf('static.cdn.example.com')).toBe('example.com');
@@ -257,7 +273,14 @@ describe('what counts as another site', () => {
     const html = `<link rel="stylesheet" href="https://static.shop-cdn.net/app.css"><link rel="icon" href="https://icons.example.org/i.png">
       <script src="//assets.bundles.io/app.js" defer></script><script async src="https://www.googletagmanager.com/gtag/js?id=1"></script>
       <script data-src="https://lazy.example.dev/x.js" async></script><script src="/own.js"></script><script type=module src=https://esm.modules.com/m.js></script>`;
-    expect([...sitesTheMarkupWaitsFor(html)].sort()).toEqual(['bundles.io', 'modules.com', 'shop-cdn.net']);
+    expect([...readMarkup(html, 'https://shop.example/').sites].sort()).toEqual(['bundles.io', 'modules.com', 'shop-cdn.net']);
+  });
+
+  it('style sheets the markup links for print only, with nothing to switch them on, are known by their URL', () => {
+    const html = `<base href="https://shop.example/app/"><link rel=stylesheet media=print href="print.css?a=1&amp;b=2#x">
+      <link rel="stylesheet" media="only print and (color)" href="/p2.css"><link rel="stylesheet" media="screen, print" href="both.css">
+      <link rel="stylesheet" media="print" onload="this.media='all'" href="late.css"><link rel="preload" as="style" media="print" href="pre.css">`;
+    expect([...readMarkup(html, 'https://shop.example/page').printSheets].sort()).toEqual(['https://shop.example/app/print.css?a=1&b=2', 'https://shop.example/p2.css']);
   });
 });
 

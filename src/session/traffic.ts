@@ -3,7 +3,8 @@
  * ended, and which of them the page is waited for. One `Traffic` per tab, held by its `PageEvents`.
  */
 import type { Frame, Page, Request } from 'playwright-core';
-import { siteOfUrl, sitesTheMarkupWaitsFor } from './sites.js';
+import { readMarkup, type MarkupReading } from './markup.js';
+import { siteOfUrl } from './sites.js';
 
 /** Resource types whose arrival can add, remove or restyle content (`networkQuietFor`). */
 const SHAPES_THE_PAGE = new Set(['document', 'script', 'stylesheet', 'xhr', 'fetch', 'eventsource']);
@@ -19,7 +20,7 @@ export class Traffic {
   private lastNetworkActivity = Date.now();
   /** The last start or end of a shaping request the load policy waits for (`awaitedQuietFor`). */
   private lastAwaitedActivity = Date.now();
-  /** Requests of other sites' code running in the page, not waited for (`awaitedInFlight`). */
+  /** Requests not waited for: other sites' code running in the page, style sheets for print (`awaitedInFlight`). */
   private readonly notAwaited = new WeakSet<Request>();
   /** The last start or end of a shaping request whose effect the change watch cannot see (`unseenInFlight`). */
   private lastUnseenActivity = Date.now();
@@ -27,8 +28,8 @@ export class Traffic {
   /** The request of the main frame's latest document, and its site ("" when it has none, as about:blank). */
   private document: Request | undefined;
   private documentSite = '';
-  /** The sites the main document's markup waits for (sites.ts); unknown until its markup has been read. */
-  private markupSites: Set<string> | undefined;
+  /** What the main document's markup says about its requests (markup.ts); unknown until it has been read. */
+  private markup: MarkupReading | undefined;
   /** Frames whose current document has been parsed (DOMContentLoaded). */
   private readonly parsedFrames = new WeakSet<Frame>();
   private readonly frameDocuments = new WeakMap<Frame, number>();
@@ -41,8 +42,8 @@ export class Traffic {
       if (request.isNavigationRequest() && request.frame() === page.mainFrame()) {
         this.document = request;
         this.documentSite = siteOfUrl(request.url());
-        this.markupSites = undefined;
-      } else if (this.isOtherSitesCode(request)) this.notAwaited.add(request);
+        this.markup = undefined;
+      } else if (this.isNotWaitedFor(request)) this.notAwaited.add(request);
       this.noteActivity(request);
     });
     const done = (request: Request) => {
@@ -50,7 +51,7 @@ export class Traffic {
       // The main document's last bytes are news only until it is parsed; its "finished" can come after that.
       if (request === this.document) {
         this.documentDoneAt = Date.now();
-        void this.readMarkup(request);
+        void this.learnFromMarkup(request);
       } else this.noteActivity(request);
     };
     page.on('requestfinished', done);
@@ -100,11 +101,11 @@ export class Traffic {
   /**
    * Shaping requests in flight that the load policy waits for. Not waited for: other sites' code, that is the
    * scripts the tab's document loads from sites its markup does not wait for (tag managers, analytics, ads,
-   * widgets; sites.ts), and what a frame of another site loads once its document is parsed. Such code arrives
+   * widgets; markup.ts), and what a frame of another site loads once its document is parsed. Such code arrives
    * on its own schedule and would hold every page by its slowest part. What it does in the document is seen
    * by the change watch, so an early snapshot it changes is not returned; what it does after the load
    * returned shows in the next result. A frame is waited for until it is parsed: the page is not shown with a
-   * frame still blank.
+   * frame still blank. Nor style sheets the markup links for print only: they change nothing on screen.
    */
   awaitedInFlight(): number {
     return this.countShaping((request) => !this.notAwaited.has(request));
@@ -148,30 +149,33 @@ export class Traffic {
   }
 
   /**
-   * A script in the tab's document from a site its markup does not wait for (none before the markup has been
-   * read), or a request (not a document) of a parsed frame from another site than the tab's document.
+   * A script in the tab's document from a site its markup does not wait for, or a style sheet its markup links
+   * for print (neither known before the markup has been read); or a request (not a document) of a parsed frame
+   * from another site than the tab's document.
    */
-  private isOtherSitesCode(request: Request): boolean {
+  private isNotWaitedFor(request: Request): boolean {
     const site = this.documentSite;
     if (!site) return false;
     const frame = request.frame();
     if (frame === this.page.mainFrame()) {
-      if (request.resourceType() !== 'script' || !this.markupSites) return false;
+      if (!this.markup) return false;
+      if (request.resourceType() === 'stylesheet') return this.markup.printSheets.has(request.url());
+      if (request.resourceType() !== 'script') return false;
       const scriptSite = siteOfUrl(request.url());
-      return scriptSite !== '' && scriptSite !== site && !this.markupSites.has(scriptSite);
+      return scriptSite !== '' && scriptSite !== site && !this.markup.sites.has(scriptSite);
     }
     const frameSite = siteOfUrl(frame.url()); // none for about:blank or srcdoc: such a frame is the page's own
     return !request.isNavigationRequest() && frameSite !== '' && frameSite !== site && this.parsedFrames.has(frame);
   }
 
-  /** Once its markup is read, the main document's scripts already in flight are sorted as they would have been. */
-  private async readMarkup(document: Request): Promise<void> {
+  /** Once its markup is read, the main document's scripts and style sheets already in flight are sorted as they would have been. */
+  private async learnFromMarkup(document: Request): Promise<void> {
     const html = await document
       .response()
       .then((response) => (response && /html/i.test(response.headers()['content-type'] ?? '') ? response.text() : ''))
       .catch(() => '');
     if (document !== this.document) return;
-    this.markupSites = sitesTheMarkupWaitsFor(html);
+    this.markup = readMarkup(html, document.url());
     this.sortInFlight();
   }
 
@@ -190,7 +194,7 @@ export class Traffic {
   }
 
   private sortInFlight(): void {
-    for (const request of this.inflight) if (!this.notAwaited.has(request) && this.isOtherSitesCode(request)) this.notAwaited.add(request);
+    for (const request of this.inflight) if (!this.notAwaited.has(request) && this.isNotWaitedFor(request)) this.notAwaited.add(request);
   }
 
   private noteActivity(request: Request): void {

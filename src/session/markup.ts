@@ -1,0 +1,77 @@
+/**
+ * What a document's markup says about the requests it makes, read from the HTML as sent (traffic.ts reads it
+ * once the main document has arrived): which sites the page waits for (its own code, DECISIONS 61) and which
+ * style sheets are for print only (DECISIONS 62). One regular expression over the tags, not a parser: a tag
+ * written inside an inline script counts too, which errs towards waiting.
+ */
+import { siteOfUrl } from './sites.js';
+
+export interface MarkupReading {
+  /**
+   * The sites the markup makes the page wait for: those of its scripts without `async` (the parser runs them
+   * before the page is built) and of its style sheets and module preloads. A site that serves the page's own
+   * code from a CDN of another domain (an app bundle, its chunks) is named there; a tag manager inserted by an
+   * inline snippet, or a script marked `async`, is not.
+   */
+  sites: Set<string>;
+  /**
+   * Absolute URLs of style sheets linked for print only (`media="print"`) with nothing in the tag to switch them
+   * on (no `onload`, the usual way to load a sheet late): they cannot change what the screen shows.
+   */
+  printSheets: Set<string>;
+}
+
+export function readMarkup(html: string, documentUrl: string): MarkupReading {
+  const sites = new Set<string>();
+  const printSheets = new Set<string>();
+  const base = baseOf(html, documentUrl);
+  for (const [, name, attributes] of html.matchAll(/<(script|link)\b([^>]*)>/gi)) {
+    const isScript = name!.toLowerCase() === 'script';
+    const rel = isScript ? '' : (attribute(attributes!, 'rel') ?? '');
+    const waitedFor = isScript ? !hasAttribute(attributes!, 'async') : /\b(stylesheet|modulepreload)\b/i.test(rel);
+    const url = attribute(attributes!, isScript ? 'src' : 'href');
+    if (!waitedFor || !url) continue;
+    // A relative URL is the document's own site.
+    if (/^(https?:)?\/\//i.test(url)) sites.add(siteOfUrl(url.startsWith('//') ? `https:${url}` : url));
+    if (!isScript && /\bstylesheet\b/i.test(rel) && forPrintOnly(attribute(attributes!, 'media')) && !hasAttribute(attributes!, 'onload')) {
+      const absolute = resolve(url, base);
+      if (absolute) printSheets.add(absolute);
+    }
+  }
+  sites.delete('');
+  return { sites, printSheets };
+}
+
+/** True for a media list whose every query is for print ("print", "only print and (color)"), none for a screen. */
+function forPrintOnly(media: string | undefined): boolean {
+  if (!media) return false;
+  const queries = media.split(',').map((query) => query.trim().toLowerCase());
+  return queries.every((query) => /^(only\s+)?print\b/.test(query));
+}
+
+function baseOf(html: string, documentUrl: string): string {
+  const href = /<base\b([^>]*)>/i.exec(html)?.[1];
+  const given = href ? attribute(href, 'href') : undefined;
+  return (given && resolve(given, documentUrl)) || documentUrl;
+}
+
+/** The URL a request for `url` carries, as the page's `request` events give it: absolute, without a fragment. */
+function resolve(url: string, base: string): string | undefined {
+  try {
+    const parsed = new URL(url.replace(/&amp;/gi, '&'), base);
+    parsed.hash = '';
+    return parsed.href;
+  } catch {
+    return undefined;
+  }
+}
+
+function attribute(attributes: string, name: string): string | undefined {
+  const match = new RegExp(`(?:^|\\s)${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s>]+))`, 'i').exec(attributes);
+  return match ? (match[1] ?? match[2] ?? match[3])!.trim() : undefined;
+}
+
+function hasAttribute(attributes: string, name: string): boolean {
+  const unquoted = attributes.replace(/"[^"]*"|'[^']*'/g, '""');
+  return new RegExp(`(?:^|\\s)${name}(?:[\\s=/]|$)`, 'i').test(unquoted);
+}

@@ -243,7 +243,7 @@ describe('the snapshot is taken while the page settles', () => {
   });
 
   it('a style sheet loaded for print and switched on when it arrives is waited for: the snapshot shows what it reveals', async () => {
-    const { result, stages } = await navigateRecorded(env.server.url('/print-style?how=swap&ms=1500'));
+    const { result, stages } = await navigateRecorded(env.server.url('/late-style?ms=1500&print'));
     expect(result.ok).toBe(true);
     expect(result.snapshot, `${stages}\n${result.snapshot}`).toContain('Revealed late');
   });

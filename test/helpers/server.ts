@@ -131,18 +131,13 @@ const MISBEHAVING: Record<string, (url: URL, res: ServerResponse) => void | Prom
     await delay(Number(url.searchParams.get('ms') ?? 1000));
     res.writeHead(200, { 'content-type': 'text/plain', 'access-control-allow-origin': '*' }).end(url.searchParams.get('text') ?? 'Late text');
   },
-  '/late-style': (url, res) =>
-    page(res, 'Late style', `<link rel="stylesheet" href="/slow-asset.css${url.search}"><style>#late { display: none }</style><h1>Late style</h1><button id="late">Revealed late</button>`),
-  // A style sheet for print that never answers, or one loaded late for print and switched on when it arrives.
-  '/print-style': (url, res) =>
-    page(
-      res,
-      'Print style',
-      url.searchParams.get('how') === 'swap'
-        ? `<link rel="stylesheet" media="print" onload="this.media='all'" href="/slow-asset.css?ms=${url.searchParams.get('ms') ?? 1000}"><style>#late { display: none }</style><h1>Print style</h1><button id="late">Revealed late</button>`
-        : `<link rel="stylesheet" href="print.css?v=1&amp;x=2" media="print"><h1>Print style</h1><button>Read on</button>`,
-    ),
-  '/print.css': () => {}, // never answers
+  // A style sheet that arrives late and shows a button; with ?print, loaded for print and switched on when it arrives.
+  '/late-style': (url, res) => {
+    const forPrint = url.searchParams.has('print') ? ` media="print" onload="this.media='all'"` : '';
+    page(res, 'Late style', `<link rel="stylesheet"${forPrint} href="/slow-asset.css${url.search}"><style>#late { display: none }</style><h1>Late style</h1><button id="late">Revealed late</button>`);
+  },
+  // A style sheet for print that never answers.
+  '/print-style': (_, res) => page(res, 'Print style', `<link rel="stylesheet" href="no-answer?v=1&amp;x=2" media="print"><h1>Print style</h1><button>Read on</button>`),
   '/slow-asset.js': async (url, res) => {
     await delay(Number(url.searchParams.get('ms') ?? 1000));
     const bodies: Record<string, string> = {

@@ -220,6 +220,14 @@ describe('the snapshot is taken while the page settles', () => {
     expect(result.loading).toContain('tags.other-site.test');
   });
 
+  it('a frame two screens down is not waited for: the snapshot is taken at once, and the frame shows once it has come', async () => {
+    const { result, kept, stages } = await navigateRecorded(env.server.url(`/frame?below&to=${encodeURIComponent('/slow-first-byte?ms=2000')}`));
+    expect(result.ok).toBe(true);
+    expect(result.loading, stages).toMatch(/^1 request \(127\.0\.0\.1:\d+\)$/);
+    expect(kept, stages).toBe(true);
+    await expect.poll(async () => (await call(browser, 'browser_snapshot', { scope: 'page' })).snapshot, { timeout: 15_000 }).toMatch(/iframe:\n\s+# Finally/);
+  });
+
   it.each(['page', 'frame'])('a script the page builds itself (a blob: URL, in the %s) is run and not reported as loading', async (where) => {
     const { result, stages } = await navigateRecorded(env.server.url(`/blob-script?in=${where}`));
     expect(result.ok).toBe(true);
@@ -302,6 +310,36 @@ describe('nothing wedges the session', () => {
     } finally {
       await browser.close();
     }
+  });
+
+  it('a frame the page adds whose document never comes: the click says so, and snapshots leave it out and name it', async () => {
+    const page = await call(env.browser, 'browser_navigate', { url: env.server.url('/frame?later&to=/no-answer') });
+    const click = await call(env.browser, 'browser_click', { ref: refOf(page.snapshot, 'button', 'Add the frame') });
+    expect(click.ok, JSON.stringify(click.error)).toBe(true);
+    expect(click.changes).toMatch(/^\+ still loading, not shown yet: frame "inner" \(127\.0\.0\.1:\d+\)$/m);
+    for (const scope of ['viewport', 'page'] as const) {
+      const snapshot = await call(env.browser, 'browser_snapshot', { scope });
+      expect(snapshot.ok, JSON.stringify(snapshot.error)).toBe(true);
+      expect(snapshot.snapshot).toMatch(/^still loading, not shown yet: frame "inner" \(127\.0\.0\.1:\d+\)$/m);
+      expect(snapshot.snapshot).toContain('button "Add the frame"');
+    }
+  });
+
+  it('a frame two screens down whose document never comes is left loading, not emptied, and named by a snapshot of the page', async () => {
+    const result = await call(env.browser, 'browser_navigate', { url: env.server.url('/frame?below&to=/no-answer') });
+    expect(result.ok).toBe(true);
+    expect(result.loading).toMatch(/^1 request \(127\.0\.0\.1:\d+\)$/);
+    expect(result.snapshot).not.toContain('still loading');
+    const whole = await call(env.browser, 'browser_snapshot', { scope: 'page' });
+    expect(whole.ok, JSON.stringify(whole.error)).toBe(true);
+    expect(whole.snapshot).toMatch(/^still loading, not shown yet: frame "inner"/m);
+  });
+
+  it('a frame left out while its document was on its way is shown by a later snapshot, once it has come', async () => {
+    const page = await call(env.browser, 'browser_navigate', { url: env.server.url(`/frame?later&to=${encodeURIComponent('/slow-first-byte?ms=1500')}`) });
+    const click = await call(env.browser, 'browser_click', { ref: refOf(page.snapshot, 'button', 'Add the frame') });
+    expect(click.changes).toMatch(/still loading, not shown yet: frame "inner"/);
+    await expect.poll(async () => (await call(env.browser, 'browser_snapshot', {})).snapshot, { timeout: 15_000 }).toMatch(/iframe:\n\s+# Finally/);
   });
 
   it('a script that never ends: the click times out, and the next call replaces the tab and says so', async () => {

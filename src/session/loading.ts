@@ -14,6 +14,7 @@ import { changedSinceWatch, watchChanges } from '../snapshot/changes.js';
 import { warmCapture } from '../snapshot/warmUp.js';
 import { stage, stageSync } from '../stages.js';
 import { sleep, type Deadline } from './deadline.js';
+import { placeFrames } from './framesInView.js';
 import type { Traffic } from './traffic.js';
 
 export type WaitUntil = 'load' | 'domcontentloaded' | 'networkidle' | 'commit';
@@ -75,8 +76,12 @@ export async function settle<T = never>(page: Page, traffic: Traffic, deadline: 
   let attempts = 0;
   let taking: Promise<void> | undefined;
   let taken: T | undefined;
+  let placing: Promise<void> | undefined;
   const quiet = (async () => {
     while (quietWait && !networkSettled(traffic, policy) && taken === undefined) {
+      // Frames found out of view are not waited for (framesInView.ts); each is looked up once.
+      const toPlace = placing ? [] : traffic.framesToPlace();
+      if (toPlace.length) placing = placeFrames(page, toPlace, traffic).finally(() => (placing = undefined));
       const begin = early && !taking && attempts < EARLY_ATTEMPTS ? mayTakeEarly(traffic, policy, attempts) : undefined;
       if (early && begin) {
         attempts++;

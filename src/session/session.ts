@@ -90,7 +90,10 @@ export class BrowserSession {
     readonly config: ResolvedConfig,
     private readonly options: SessionOptions = {},
   ) {
-    this.refs = new RefManager(() => ({ scope: 'viewport', maxTokens: config.snapshotMaxTokens }), { secretSelector: config.secretSelector });
+    this.refs = new RefManager(() => ({ scope: 'viewport', maxTokens: config.snapshotMaxTokens }), {
+      secretSelector: config.secretSelector,
+      framesAwaitingDocument: (page) => this.eventsOf(page).traffic.framesAwaitingDocument(),
+    });
     this.stopListening = browser.onDisconnect((lost) => {
       if (!this.context) return;
       this.context = undefined;

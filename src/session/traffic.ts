@@ -33,6 +33,11 @@ export class Traffic {
   /** Frames whose current document has been parsed (DOMContentLoaded). */
   private readonly parsedFrames = new WeakSet<Frame>();
   private readonly frameDocuments = new WeakMap<Frame, number>();
+  /** Documents of frames whose answer has begun: the frame has something to show. */
+  private readonly answeredDocuments = new WeakSet<Request>();
+  /** Frames of the tab's document found outside what a viewport snapshot shows (`placeFrame`), and those found inside. */
+  private readonly framesOutOfView = new WeakSet<Frame>();
+  private readonly framesPlaced = new WeakSet<Frame>();
 
   constructor(private readonly page: Page) {
     page.on('request', (request) => {
@@ -56,6 +61,9 @@ export class Traffic {
     };
     page.on('requestfinished', done);
     page.on('requestfailed', done);
+    page.on('response', (response) => {
+      if (response.request().isNavigationRequest()) this.answeredDocuments.add(response.request());
+    });
     page.on('framenavigated', (frame) => {
       if (frame !== page.mainFrame()) void this.watchParse(frame);
     });
@@ -132,9 +140,50 @@ export class Traffic {
     return this.countShaping((request) => !this.notAwaited.has(request) && !this.actsThroughScript(request));
   }
 
-  /** Documents of frames inside the page still waiting for their answer or still arriving. */
+  /**
+   * Documents of frames inside the page still waiting for their answer or still arriving, of the frames the
+   * page is waited for (not those out of view).
+   */
   pendingFrameDocuments(): Request[] {
-    return this.pendingRequests().filter((request) => request.isNavigationRequest() && request.frame() !== this.page.mainFrame());
+    return this.pendingRequests().filter((request) => request.isNavigationRequest() && request.frame() !== this.page.mainFrame() && !this.notAwaited.has(request));
+  }
+
+  /**
+   * Frames whose document has not begun to arrive, with the address it is asked from. Such a frame has nothing
+   * to show yet, and Playwright's capture would wait on it for as long as it is allowed (capture.ts).
+   */
+  framesAwaitingDocument(): Array<{ frame: Frame; url: string }> {
+    return this.pendingRequests()
+      .filter((request) => request.isNavigationRequest() && request.frame() !== this.page.mainFrame() && !this.answeredDocuments.has(request))
+      .map((request) => ({ frame: request.frame(), url: request.url() }));
+  }
+
+  /**
+   * Frames of the tab's document not yet placed (`placeFrame`) that have a request in flight the page is waited
+   * for: their document, or what it loads.
+   */
+  framesToPlace(): Frame[] {
+    const frames = new Set<Frame>();
+    for (const request of this.inflight) {
+      if (request === this.document || this.notAwaited.has(request)) continue;
+      // The frame of the tab's document that holds the request's frame (itself, or one of its ancestors).
+      let frame: Frame | null = request.frame();
+      while (frame && frame.parentFrame() && frame.parentFrame() !== this.page.mainFrame()) frame = frame.parentFrame();
+      if (frame && frame.parentFrame() && !this.framesPlaced.has(frame)) frames.add(frame);
+    }
+    return [...frames];
+  }
+
+  /**
+   * Records where a frame of the tab's document sits. What a frame outside the viewport snapshot's band loads
+   * (its document, and everything in it) is not waited for: the snapshot does not show it, and a page of
+   * embedded videos or ads far down would otherwise be held by its slowest frame.
+   */
+  placeFrame(frame: Frame, inView: boolean): void {
+    this.framesPlaced.add(frame);
+    if (inView) return;
+    this.framesOutOfView.add(frame);
+    this.sortInFlight();
   }
 
   /** Shaping requests in flight (the page's own document aside) for which `also` holds. */
@@ -150,13 +199,14 @@ export class Traffic {
 
   /**
    * A script in the tab's document from a site its markup does not wait for, or a style sheet its markup links
-   * for print (neither known before the markup has been read); or a request (not a document) of a parsed frame
-   * from another site than the tab's document.
+   * for print (neither known before the markup has been read); a request (not a document) of a parsed frame
+   * from another site than the tab's document; any request of a frame out of view.
    */
   private isNotWaitedFor(request: Request): boolean {
+    const frame = request.frame();
+    for (let f: Frame | null = frame; f && f !== this.page.mainFrame(); f = f.parentFrame()) if (this.framesOutOfView.has(f)) return true;
     const site = this.documentSite;
     if (!site) return false;
-    const frame = request.frame();
     if (frame === this.page.mainFrame()) {
       if (!this.markup) return false;
       if (request.resourceType() === 'stylesheet') return this.markup.printSheets.has(request.url());

@@ -11,8 +11,10 @@ import { CHANGES_KEY, ownChanges } from './changes.js';
 import { LISTENERS_KEY } from './listeners.js';
 import { stage } from '../stages.js';
 import { chooseRegion, ownRoots, type RegionArgs, type RegionTallies } from './region.js';
+import { hideLoadingFrames, type LoadingFrame } from './loadingFrames.js';
 
 export type { ElementFacts, Overlay, PageMetrics } from './facts.js';
+export type { LoadingFrame } from './loadingFrames.js';
 
 export interface Box {
   x: number;
@@ -65,6 +67,8 @@ export interface Capture {
   unreadFrames?: boolean;
   /** Set when only the part of the page around the viewport was captured. */
   region?: CaptureRegion;
+  /** Frames left out because their document had not begun to arrive (loadingFrames.ts). */
+  loadingFrames?: LoadingFrame[];
 }
 
 const CAPTURE_TIMEOUT_MS = 60_000;
@@ -148,6 +152,8 @@ function hasIframeWithControls(nodes: Array<AriaNode | string>): boolean {
 export interface CaptureOptions {
   /** CSS selector of fields whose values must never be shown (besides password inputs). */
   secretSelector?: string;
+  /** The tab's frames whose document has not begun to arrive, with its address: left out (loadingFrames.ts). */
+  framesAwaitingDocument?: (page: Page) => Array<{ frame: Frame; url: string }>;
 }
 
 /** Only the part of the page around the viewport (region.ts); without it, the whole page. */
@@ -157,7 +163,7 @@ export type CaptureScope = { region: RegionArgs } | { region?: undefined };
 export async function capturePage(page: Page, options: CaptureOptions = {}, scope: CaptureScope = {}): Promise<Capture> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await captureOnce(page, options.secretSelector ?? '', scope.region);
+      return await captureOnce(page, options.secretSelector ?? '', scope.region, options.framesAwaitingDocument?.(page) ?? []);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       if (attempt >= 2 || !/Execution context was destroyed|Cannot find context|navigat/i.test(message)) throw error;
@@ -166,7 +172,17 @@ export async function capturePage(page: Page, options: CaptureOptions = {}, scop
   }
 }
 
-async function captureOnce(page: Page, secretSelector: string, region: RegionArgs | undefined): Promise<Capture> {
+async function captureOnce(page: Page, secretSelector: string, region: RegionArgs | undefined, awaiting: Array<{ frame: Frame; url: string }>): Promise<Capture> {
+  const left = awaiting.length ? await stage('snapshot: frames left out', () => hideLoadingFrames(awaiting, CHANGES_KEY)) : undefined;
+  try {
+    return { ...(await captureShown(page, secretSelector, region, new Set(awaiting.map(({ frame }) => frame)))), ...(left?.frames.length ? { loadingFrames: left.frames } : {}) };
+  } finally {
+    left?.restore();
+  }
+}
+
+/** The capture itself, of everything but the frames in `leftOut`. */
+async function captureShown(page: Page, secretSelector: string, region: RegionArgs | undefined, leftOut: Set<Frame>): Promise<Capture> {
   // Facts first: the script also prepares elements Playwright would otherwise give no node (facts.ts), and
   // for a viewport capture chooses the subtrees to take. Everything runs on the page's one main thread, so
   // doing the steps in turn costs only round trips.
@@ -190,7 +206,7 @@ async function captureOnce(page: Page, secretSelector: string, region: RegionArg
   let unreadFrames = false;
   if (hasIframeWithControls(nodes)) {
     // Boxes inside an iframe are relative to that frame, so its fields are matched in its own coordinates.
-    const childFrames = page.frames().filter((f) => f !== page.mainFrame());
+    const childFrames = page.frames().filter((f) => f !== page.mainFrame() && !leftOut.has(f));
     const frameEntries = await stage('snapshot: frame facts', () => Promise.all(childFrames.map((frame) => frameFields(frame, secretSelector))));
     for (const entries of frameEntries) {
       if (!entries) unreadFrames = true;

@@ -4,7 +4,8 @@
  */
 import type { Capture } from './capture.js';
 import { pageLines, type PageLine } from './lines.js';
-import { bandSpan } from './region.js';
+import { framesToName, loadingFramesLine, type LoadingFrame } from './loadingFrames.js';
+import { bandMargin, bandSpan } from './region.js';
 import { countTokens } from './tokens.js';
 
 export interface SnapshotDiff {
@@ -20,6 +21,10 @@ export interface SnapshotDiff {
 /** Focus moves with every click and keystroke; reporting it would add a line to every diff. */
 function withoutFocus(lines: PageLine[]): PageLine[] {
   return lines.map((line) => ({ ...line, text: line.text.replace(/ focused(?= |$)/, '') }));
+}
+
+function frameKey({ name, host }: LoadingFrame): string {
+  return `${name}\n${host}`;
 }
 
 /** The stretch of the page (page coordinates) a capture holds: all of it, or the viewport and the margin format.ts keeps. */
@@ -56,6 +61,14 @@ export function diffCaptures(before: Capture, after: Capture, maxTokens = 400): 
   if (before.metrics.scrollY !== after.metrics.scrollY) {
     out.push(`~ scroll: ${after.metrics.scrollY.toLocaleString('en-US')}px from the top (browser_snapshot shows the screen)`);
     changed++;
+  }
+  // A frame the action added whose document has not come yet is not in the capture (loadingFrames.ts): say so.
+  const loadingBefore = new Set((before.loadingFrames ?? []).map(frameKey));
+  const newlyLoading = (after.loadingFrames ?? []).filter((frame) => !loadingBefore.has(frameKey(frame)));
+  const shownLoading = framesToName(newlyLoading, after.metrics, after.region ? bandMargin(after.metrics.viewportHeight) : undefined);
+  if (shownLoading.length) {
+    out.push(`+ ${loadingFramesLine(shownLoading)}`);
+    added++;
   }
   for (const line of now) {
     if (line.ref) {

@@ -9,6 +9,7 @@ import { findSubtree, frameOffset, MODAL_ROLES, NAME_LIMIT, Priority, quote, roo
 import { stageSync } from '../stages.js';
 import { sayOnce, summariseRepeats } from './compact.js';
 import { bandMargin } from './region.js';
+import { framesToName, loadingFramesLine } from './loadingFrames.js';
 import { countTokens } from './tokens.js';
 
 
@@ -223,6 +224,8 @@ export function formatSnapshot(capture: Capture, options: FormatOptions): Format
   const counted = options.find ? undefined : capture.region?.tallies;
   const aboveLine = beyond('above', metrics.scrollY, options.find ? '' : offScreen(above, counted?.above));
   if (aboveLine) header.push(aboveLine);
+  const loading = options.ref || options.find ? [] : framesToName(capture.loadingFrames, metrics, options.scope === 'viewport' ? margin : undefined);
+  if (loading.length) header.push(loadingFramesLine(loading));
   const [ordered, orderedKeep] = blockersFirst(lines, keep, capture.overlay?.controls);
 
   const footer: string[] = [];

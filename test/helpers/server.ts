@@ -175,7 +175,13 @@ const MISBEHAVING: Record<string, (url: URL, res: ServerResponse) => void | Prom
   },
   '/meta-redirect': (url, res) => page(res, 'Moving', `<meta http-equiv="refresh" content="0;url=${url.searchParams.get('to')}"><h1>Moving</h1>`),
   '/js-redirect': (url, res) => page(res, 'Moving', `<h1>Moving</h1><script>location.href = ${JSON.stringify(url.searchParams.get('to'))}</script>`),
-  '/frame': (url, res) => page(res, 'Framed', `<h1>Framed</h1><iframe src="${url.searchParams.get('to')}" title="inner"></iframe>`),
+  // `?below`: the frame sits two screens down; `?later`: a button adds it.
+  '/frame': (url, res) => {
+    const frame = `<iframe src="${url.searchParams.get('to')}" title="inner"></iframe>`;
+    if (url.searchParams.has('later')) return page(res, 'Framed', `<h1>Framed</h1><button onclick='this.insertAdjacentHTML("afterend", ${JSON.stringify(frame)})'>Add the frame</button>`);
+    const spacer = url.searchParams.has('below') ? '<div style="height: 2500px">Long text</div>' : '';
+    page(res, 'Framed', `<h1>Framed</h1><button>Read on</button>${spacer}${frame}`);
+  },
   '/opener': (url, res) => page(res, 'Opener', `<h1>Opener</h1><button onclick='window.open(${JSON.stringify(url.searchParams.get('to'))})'>Open it</button>`),
   '/fetcher': (url, res) =>
     page(

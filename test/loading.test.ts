@@ -29,13 +29,22 @@ describe('navigate returns when the page is usable', () => {
     expect(result.loading).toMatch(/^refused 1 request \(127\.0\.0\.1:\d+\) that did not answer$/);
   });
 
-  it('a frame whose document never arrives does not hold up the page or its snapshot', async () => {
+  it('a frame whose document never arrives does not hold up the page or its snapshot, which names it as still loading', async () => {
     const result = await call(env.browser, 'browser_navigate', { url: env.server.url('/stuck-frame') });
     expect(result.ok).toBe(true);
     expect(result.snapshot).toContain('button "Read on"');
-    expect(result.loading).toMatch(/^emptied 1 frame \(127\.0\.0\.1:\d+\) that did not answer$/);
+    expect(result.snapshot).toMatch(/^still loading, not shown yet: frame "ad" \(127\.0\.0\.1:\d+\)$/m);
+    expect(result.loading).toMatch(/^1 request \(127\.0\.0\.1:\d+\)$/);
     const again = await call(env.browser, 'browser_snapshot', {});
     expect(again.ok).toBe(true);
+    expect(again.snapshot).toBe(result.snapshot);
+  });
+
+  it('a frame in view whose server answers after seconds is not emptied: a later snapshot shows it', async () => {
+    const result = await call(env.browser, 'browser_navigate', { url: env.server.url(`/frame?to=${encodeURIComponent('/slow-first-byte?ms=2500')}`) });
+    expect(result.ok).toBe(true);
+    expect(result.snapshot).toContain('button "Read on"');
+    await expect.poll(async () => (await call(env.browser, 'browser_snapshot', {})).snapshot, { timeout: 15_000 }).toMatch(/iframe:\n\s+# Finally/);
   });
 
   it('a server that answers late is waited for', async () => {

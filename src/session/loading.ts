@@ -100,11 +100,8 @@ export async function settle<T = never>(page: Page, traffic: Traffic, deadline: 
   // Begun before the page settled: it is the settled page's snapshot when nothing changed while it was taken.
   if (taking) await stage('load: early snapshot', () => taking!);
   if (taken !== undefined) stageSync('load: early snapshot kept', () => {});
-  const emptied = await stage('load: stuck frames', () => emptyStuckFrames(page, traffic));
-  const loading = [refused && `refused ${refused} that did not answer`, emptied && `emptied ${emptied} that did not answer`, describeLoading(traffic)]
-    .filter(Boolean)
-    .join('; ');
-  return { parsed: true, ...(loading ? { loading } : {}), ...(taken !== undefined && !emptied ? { snapshot: taken } : {}) };
+  const loading = [refused && `refused ${refused} that did not answer`, describeLoading(traffic)].filter(Boolean).join('; ');
+  return { parsed: true, ...(loading ? { loading } : {}), ...(taken !== undefined ? { snapshot: taken } : {}) };
 }
 
 /**
@@ -117,9 +114,7 @@ const EARLY_ATTEMPTS = 3;
  * When the snapshot may start before the page has settled, so that the capture runs while the wait goes on
  * instead of after it:
  * - once every request that shapes the page and is waited for has answered (`networkSettled`);
- * - or once those still out have been silent for half the quiet window (slow or stuck), but not while a
- *   frame's document is on its way: the capture would wait on that frame, which is emptied instead once the
- *   window closes;
+ * - or once those still out have been silent for half the quiet window (slow or stuck);
  * - for the first try only, as soon as the only requests still out are the page's own scripts and data
  *   requests: what they do when they answer runs as script in the page, where the change watch sees it, and
  *   many (analytics sending beacons) change nothing there. Once one such try was dropped, the next waits for
@@ -127,7 +122,7 @@ const EARLY_ATTEMPTS = 3;
  */
 function mayTakeEarly(traffic: Traffic, policy: SettlePolicy, attempts: number): 'answered' | 'silent' | 'scripts out' | undefined {
   if (traffic.awaitedInFlight() === 0) return 'answered';
-  if (traffic.awaitedQuietFor() >= policy.quietMs / 2 && !traffic.pendingFrameDocuments().length) return 'silent';
+  if (traffic.awaitedQuietFor() >= policy.quietMs / 2) return 'silent';
   if (attempts === 0 && traffic.unseenInFlight() === 0) return 'scripts out';
   return undefined;
 }
@@ -218,21 +213,6 @@ async function parsedOrBlocked(page: Page, traffic: Traffic, deadline: Deadline,
 /** Pending requests that can hold up the parser: scripts and style sheets (an image never does). */
 function parserBlocking(traffic: Traffic): Request[] {
   return traffic.pendingRequests().filter((request) => request.resourceType() === 'script' || request.resourceType() === 'stylesheet');
-}
-
-/**
- * Frames whose documents have not arrived are pointed at about:blank. They held nothing yet, and a snapshot
- * would otherwise wait on each of them until its time runs out.
- */
-async function emptyStuckFrames(page: Page, traffic: Traffic): Promise<string | undefined> {
-  const stuck = traffic.pendingFrameDocuments();
-  await Promise.all(
-    stuck.map(async (request) => {
-      const element = await request.frame().frameElement().catch(() => undefined);
-      await element?.evaluate((frame) => (frame as HTMLIFrameElement).setAttribute('src', 'about:blank')).catch(() => {});
-    }),
-  );
-  return describeRequests(stuck, 'frame');
 }
 
 /** Loads the page again with `urls` refused at once (CDP Network.setBlockedURLs on a session of its own). */

@@ -141,14 +141,6 @@ export class Traffic {
   }
 
   /**
-   * Documents of frames inside the page still waiting for their answer or still arriving, of the frames the
-   * page is waited for (not those out of view).
-   */
-  pendingFrameDocuments(): Request[] {
-    return this.pendingRequests().filter((request) => request.isNavigationRequest() && request.frame() !== this.page.mainFrame() && !this.notAwaited.has(request));
-  }
-
-  /**
    * Frames whose document has not begun to arrive, with the address it is asked from. Such a frame has nothing
    * to show yet, and Playwright's capture would wait on it for as long as it is allowed (capture.ts).
    */

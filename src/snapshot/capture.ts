@@ -173,22 +173,26 @@ export async function capturePage(page: Page, options: CaptureOptions = {}, scop
 }
 
 async function captureOnce(page: Page, secretSelector: string, region: RegionArgs | undefined, awaiting: Array<{ frame: Frame; url: string }>): Promise<Capture> {
-  const left = awaiting.length ? await stage('snapshot: frames left out', () => hideLoadingFrames(awaiting, CHANGES_KEY)) : undefined;
+  // Hidden while the facts are read (they do not depend on it), before the aria capture begins.
+  const hiding = awaiting.length ? stage('snapshot: frames left out', () => hideLoadingFrames(awaiting, CHANGES_KEY)) : undefined;
   try {
-    return { ...(await captureShown(page, secretSelector, region, new Set(awaiting.map(({ frame }) => frame)))), ...(left?.frames.length ? { loadingFrames: left.frames } : {}) };
+    const capture = await captureShown(page, secretSelector, region, new Set(awaiting.map(({ frame }) => frame)), hiding);
+    const left = await hiding;
+    return { ...capture, ...(left?.frames.length ? { loadingFrames: left.frames } : {}) };
   } finally {
-    left?.restore();
+    void hiding?.then((left) => left.restore());
   }
 }
 
-/** The capture itself, of everything but the frames in `leftOut`. */
-async function captureShown(page: Page, secretSelector: string, region: RegionArgs | undefined, leftOut: Set<Frame>): Promise<Capture> {
+/** The capture itself, of everything but the frames in `leftOut`, once `hidden` (those frames hidden) has resolved. */
+async function captureShown(page: Page, secretSelector: string, region: RegionArgs | undefined, leftOut: Set<Frame>, hidden: Promise<unknown> | undefined): Promise<Capture> {
   // Facts first: the script also prepares elements Playwright would otherwise give no node (facts.ts), and
   // for a viewport capture chooses the subtrees to take. Everything runs on the page's one main thread, so
   // doing the steps in turn costs only round trips.
   const facts = await stage('snapshot: region and facts (in page)', () =>
     evaluateInPage(page, prepareCapture, { facts: factsArgs(secretSelector, true), region, ownerId: OWNER_ID, changesKey: CHANGES_KEY }, { chooseRegion, collectPageFacts, ownRoots, ownChanges }),
   );
+  await hidden;
   let tree: unknown;
   try {
     // Huge pages take seconds; the action timeout would cut them off, a hung page must not block forever.

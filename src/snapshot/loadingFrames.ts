@@ -20,39 +20,50 @@ export interface LoadingFrame {
   box?: Box;
 }
 
+/** The frame element's style attribute before we hid it, and its `visibility` property. */
+interface Visibility {
+  value: string;
+  priority: string;
+  attribute: string | null;
+  /** The attribute as our change left it: when it still reads so, the page did not touch it meanwhile. */
+  hidden?: string | null;
+}
+
 interface Marked {
   name: string;
   box?: Box;
-  /** The element's `style` attribute before we set it. */
-  before: string | null;
+  before: Visibility;
 }
 
 /**
- * Runs in the page: hides the frame element (`restore` undefined), or gives it back its `style` attribute, and
- * returns the attribute as it was, with the element's name and box. Inside the change watch's `own`
- * (changes.ts), so the load policy does not take our mark for the page changing. Self-contained: it is sent as
- * source text.
+ * Runs in the page: hides the frame element (`restore` undefined), or gives it back its style, and returns the
+ * style as it was, with the element's name and box. The style attribute comes back as it was; if the page
+ * changed it meanwhile, only `visibility` is put back, so the page's change stays. Inside the change watch's
+ * `own` (changes.ts), so the load policy does not take our mark for the page changing. Self-contained: it is
+ * sent as source text, and has no named inner function (inPage.ts).
  */
-function markFrame(element: Element, { key, restore }: { key: string; restore?: { style: string | null } }): Marked {
-  const watch = (window as unknown as Record<symbol, { own<T>(work: () => T): T } | undefined>)[Symbol.for(key)];
-  const before = element.getAttribute('style');
+function markFrame(element: Element, { key, restore }: { key: string; restore?: Visibility }): Marked {
+  const watch = (window as unknown as Record<symbol, { own(work: () => void): void } | undefined>)[Symbol.for(key)];
   const style = (element as HTMLElement).style;
-  // Bound rather than written as an arrow: a named inner function would need a helper the page lacks (inPage.ts).
-  const set = !restore
-    ? style.setProperty.bind(style, 'visibility', 'hidden', 'important')
-    : restore.style === null
-      ? element.removeAttribute.bind(element, 'style')
-      : element.setAttribute.bind(element, 'style', restore.style);
-  if (watch) watch.own(set);
-  else set();
+  const before: Visibility = { value: style.getPropertyValue('visibility'), priority: style.getPropertyPriority('visibility'), attribute: element.getAttribute('style') };
+  const own = watch ? watch.own.bind(watch) : (work: () => void) => work();
+  own(() => {
+    if (!restore) style.setProperty('visibility', 'hidden', 'important');
+    else if (element.getAttribute('style') === restore.hidden) {
+      if (restore.attribute === null) element.removeAttribute('style');
+      else element.setAttribute('style', restore.attribute);
+    } else if (restore.value) style.setProperty('visibility', restore.value, restore.priority);
+    else style.removeProperty('visibility');
+  });
+  if (!restore) before.hidden = element.getAttribute('style');
   const r = element.getBoundingClientRect();
   const name = element.getAttribute('aria-label') || element.getAttribute('title') || '';
   return { name, before, ...(window.parent === window ? { box: { x: r.x, y: r.y, width: r.width, height: r.height } } : {}) };
 }
 
 /**
- * Hides `frames` from the capture; `restore` gives their elements back their own style (not awaited by the
- * caller: the page runs it before any later script of ours).
+ * Hides `frames` from the capture; `restore` gives their elements back their own visibility (not awaited by
+ * the caller: the page runs it before any later script of ours).
  */
 export async function hideLoadingFrames(frames: Array<{ frame: Frame; url: string }>, changesKey: string): Promise<{ frames: LoadingFrame[]; restore(): void }> {
   const marked = await Promise.all(
@@ -67,7 +78,7 @@ export async function hideLoadingFrames(frames: Array<{ frame: Frame; url: strin
     restore() {
       for (const { element, mark } of marked) {
         if (!element) continue;
-        void (mark ? element.evaluate(markFrame, { key: changesKey, restore: { style: mark.before } }) : Promise.resolve())
+        void (mark ? element.evaluate(markFrame, { key: changesKey, restore: mark.before }) : Promise.resolve())
           .catch(() => {})
           .finally(() => element.dispose().catch(() => {}));
       }

@@ -7,14 +7,14 @@
  *
  * Also here: the moves that keep a tab usable when a load or a script wedges it.
  */
-import type { Page, Request, Response } from 'playwright-core';
+import type { Frame, Page, Request, Response } from 'playwright-core';
 import type { ResolvedConfig } from '../config.js';
 import { BrowserToolError, toBrowserToolError } from '../errors.js';
 import { changedSinceWatch, watchChanges } from '../snapshot/changes.js';
+import { frameInView } from '../snapshot/frameInView.js';
 import { warmCapture } from '../snapshot/warmUp.js';
 import { stage, stageSync } from '../stages.js';
 import { sleep, type Deadline } from './deadline.js';
-import { placeFrames } from './framesInView.js';
 import type { Traffic } from './traffic.js';
 
 export type WaitUntil = 'load' | 'domcontentloaded' | 'networkidle' | 'commit';
@@ -79,7 +79,7 @@ export async function settle<T = never>(page: Page, traffic: Traffic, deadline: 
   let placing: Promise<void> | undefined;
   const quiet = (async () => {
     while (quietWait && !networkSettled(traffic, policy) && taken === undefined) {
-      // Frames found out of view are not waited for (framesInView.ts); each is looked up once.
+      // Frames found out of view are not waited for (Traffic.placeFrame); each is looked up once.
       const toPlace = placing ? [] : traffic.framesToPlace();
       if (toPlace.length) placing = placeFrames(page, toPlace, traffic).finally(() => (placing = undefined));
       const begin = early && !taking && attempts < EARLY_ATTEMPTS ? mayTakeEarly(traffic, policy, attempts) : undefined;
@@ -208,6 +208,11 @@ async function parsedOrBlocked(page: Page, traffic: Traffic, deadline: Deadline,
   const outcome = await Promise.race([parsed, blocked]);
   waiting = false;
   return outcome;
+}
+
+/** Looks up where each frame sits; one whose element cannot be read counts as in view, and is waited for. */
+async function placeFrames(page: Page, frames: Frame[], traffic: Traffic): Promise<void> {
+  await Promise.all(frames.map(async (frame) => traffic.placeFrame(frame, await frameInView(page, frame).catch(() => true))));
 }
 
 /** Pending requests that can hold up the parser: scripts and style sheets (an image never does). */

@@ -16,7 +16,7 @@
  * document instead.
  */
 import type { Frame, Page } from 'playwright-core';
-import { bandMargin } from './region.js';
+import { frameInView } from './frameInView.js';
 
 /** How long a frame may take to parse before its warm-up is dropped. */
 const FRAME_PARSE_WAIT_MS = 10_000;
@@ -33,7 +33,7 @@ export function warmUpCaptures(page: Page, busy: () => boolean): void {
     if (frame === page.mainFrame() || busy()) return;
     void frame
       .waitForLoadState('domcontentloaded', { timeout: FRAME_PARSE_WAIT_MS })
-      .then(async () => (!busy() && (await inView(page, frame)) ? warmCapture(frame) : undefined))
+      .then(async () => (!busy() && (await frameInView(page, frame)) ? warmCapture(frame) : undefined))
       .catch(() => {}); // detached or navigated away: nothing to warm
   });
 }
@@ -44,18 +44,4 @@ export function warmCapture(frame: Frame): void {
   // A navigation that replaces the document first makes them fail, harmlessly.
   void frame.locator(':root').count().catch(() => {});
   void frame.evaluate('0').catch(() => {});
-}
-
-/** Is the frame's element on screen or within the band's margin of it (as far as a viewport snapshot captures)? */
-async function inView(page: Page, frame: Frame): Promise<boolean> {
-  const element = await frame.frameElement();
-  try {
-    const box = await element.boundingBox();
-    const viewport = page.viewportSize();
-    if (!box || !viewport || box.width === 0 || box.height === 0) return false;
-    const margin = bandMargin(viewport.height);
-    return box.y < viewport.height + margin && box.y + box.height > -margin && box.x < viewport.width && box.x + box.width > 0;
-  } finally {
-    void element.dispose().catch(() => {});
-  }
 }

@@ -347,6 +347,19 @@ describe('nothing wedges the session', () => {
     expect(whole.snapshot).toMatch(/^still loading, not shown yet: frame "inner"/m);
   });
 
+  it('a frame inside a frame whose document never comes is named where it sits: on screen by any snapshot, further down by one of the page', async () => {
+    const nested = encodeURIComponent('/frame?to=/no-answer');
+    const onScreen = await call(env.browser, 'browser_navigate', { url: env.server.url(`/frame?to=${nested}`) });
+    expect(onScreen.ok, JSON.stringify(onScreen.error)).toBe(true);
+    expect(onScreen.snapshot).toMatch(/^still loading, not shown yet: frame "inner" \(127\.0\.0\.1:\d+\)$/m);
+    expect(onScreen.snapshot).toContain('button "Read on"');
+    const below = await call(env.browser, 'browser_navigate', { url: env.server.url(`/frame?below&to=${nested}`) });
+    expect(below.ok, JSON.stringify(below.error)).toBe(true);
+    expect(below.snapshot).not.toContain('still loading');
+    const whole = await call(env.browser, 'browser_snapshot', { scope: 'page' });
+    expect(whole.snapshot).toMatch(/^still loading, not shown yet: frame "inner"/m);
+  });
+
   it('a frame left out while its document was on its way is shown by a later snapshot, once it has come', async () => {
     const page = await call(env.browser, 'browser_navigate', { url: env.server.url(`/frame?later&to=${encodeURIComponent('/slow-first-byte?ms=1500')}`) });
     const click = await call(env.browser, 'browser_click', { ref: refOf(page.snapshot, 'button', 'Add the frame') });

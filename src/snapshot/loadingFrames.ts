@@ -16,7 +16,7 @@ export interface LoadingFrame {
   name: string;
   /** Where its document is asked from. */
   host: string;
-  /** Its box in the viewport, for a frame of the page's own document. */
+  /** Its box in the page's viewport; unknown when it could not be read. */
   box?: Box;
 }
 
@@ -70,6 +70,9 @@ export async function hideLoadingFrames(frames: Array<{ frame: Frame; url: strin
     frames.map(async ({ frame, url }) => {
       const element = await frame.frameElement().catch(() => undefined);
       const mark = await element?.evaluate(markFrame, { key: changesKey }).catch(() => undefined);
+      // Inside another frame, its box in the page's viewport comes from Playwright (one more round trip).
+      // None means no layout box (hidden): nothing a snapshot could show.
+      if (mark && !mark.box) mark.box = await element!.boundingBox().then((box) => box ?? { x: 0, y: 0, width: 0, height: 0 }, () => undefined);
       return { element, mark, host: hostOf(url) };
     }),
   );
@@ -88,11 +91,11 @@ export async function hideLoadingFrames(frames: Array<{ frame: Frame; url: strin
 
 /**
  * The frames a snapshot names: those with a box, in the band when `margin` is given (a viewport snapshot), and
- * those inside another frame, whose place is not known.
+ * those whose place could not be read.
  */
 export function framesToName(frames: LoadingFrame[] | undefined, metrics: PageMetrics, margin?: number): LoadingFrame[] {
   return (frames ?? []).filter(({ box }) => {
-    if (!box) return true;
+    if (!box) return true; // where it sits is not known: say so rather than leave it out
     if (box.width === 0 && box.height === 0) return false;
     return margin === undefined || (box.y + box.height >= -margin && box.y <= metrics.viewportHeight + margin && box.x + box.width > 0 && box.x < metrics.viewportWidth);
   });

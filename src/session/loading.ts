@@ -15,6 +15,7 @@ import { frameInView } from '../snapshot/frameInView.js';
 import { warmCapture } from '../snapshot/warmUp.js';
 import { stage, stageSync } from '../stages.js';
 import { sleep, type Deadline } from './deadline.js';
+import { hostOf } from './sites.js';
 import type { Traffic } from './traffic.js';
 
 export type WaitUntil = 'load' | 'domcontentloaded' | 'networkidle' | 'commit';
@@ -238,23 +239,15 @@ async function reloadRefusing(page: Page, urls: string[], deadline: Deadline): P
 }
 
 /** "3 requests (ads.example.com, cdn.example.net, …)" */
-function describeRequests(requests: Request[], noun = 'request'): string | undefined {
+function describeRequests(requests: Request[]): string | undefined {
   if (!requests.length) return undefined;
   const hosts = [...new Set(requests.map((request) => hostOf(request.url())))];
   const shown = hosts.slice(0, 3).join(', ') + (hosts.length > 3 ? ', …' : '');
-  return `${requests.length} ${noun}${requests.length === 1 ? '' : 's'} (${shown})`;
+  return `${requests.length} request${requests.length === 1 ? '' : 's'} (${shown})`;
 }
 
 function describeLoading(traffic: Traffic, about?: string): string | undefined {
   return [about, describeRequests(traffic.pendingRequests())].filter(Boolean).join('; ') || undefined;
-}
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host || url.slice(0, 40);
-  } catch {
-    return url.slice(0, 40);
-  }
 }
 
 export interface Loaded<T = never> extends Settled<T> {

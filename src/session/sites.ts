@@ -1,7 +1,7 @@
 /**
  * Sites: whose code a request is, the page's own or another site's (a tag manager, analytics, ads, a widget).
  * The load policy waits for the first and not for the second (traffic.ts; DECISIONS 60 and 61); which sites
- * are the page's own, its markup says (markup.ts).
+ * are the page's own, its markup says (markup.ts). Also the host of a URL as results name it.
  */
 
 /**
@@ -17,6 +17,15 @@ export function siteOf(host: string): string {
   return labels.slice(generic ? -3 : -2).join('.');
 }
 const GENERIC_SECOND_LEVEL = new Set(['ac', 'co', 'com', 'edu', 'go', 'gob', 'gov', 'ltd', 'mil', 'ne', 'net', 'nic', 'or', 'org', 'plc', 'sch']);
+
+/** The host of a URL as a result names it ("ads.example.com", "127.0.0.1:8080"); the URL's start when it has none. */
+export function hostOf(url: string): string {
+  try {
+    return new URL(url).host || url.slice(0, 40);
+  } catch {
+    return url.slice(0, 40);
+  }
+}
 
 /** The site of a URL ("" for about:blank, data: and the like). */
 export function siteOfUrl(url: string): string {

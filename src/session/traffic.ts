@@ -4,7 +4,7 @@
  */
 import type { Frame, Page, Request } from 'playwright-core';
 import { readMarkup, type MarkupReading } from './markup.js';
-import { siteOfUrl } from './sites.js';
+import { hostOf, siteOfUrl } from './sites.js';
 
 /** Resource types whose arrival can add, remove or restyle content (`networkQuietFor`). */
 const SHAPES_THE_PAGE = new Set(['document', 'script', 'stylesheet', 'xhr', 'fetch', 'eventsource']);
@@ -141,13 +141,13 @@ export class Traffic {
   }
 
   /**
-   * Frames whose document has not begun to arrive, with the address it is asked from. Such a frame has nothing
+   * Frames whose document has not begun to arrive, with the host it is asked from. Such a frame has nothing
    * to show yet, and Playwright's capture would wait on it for as long as it is allowed (capture.ts).
    */
-  framesAwaitingDocument(): Array<{ frame: Frame; url: string }> {
+  framesAwaitingDocument(): Array<{ frame: Frame; host: string }> {
     return this.pendingRequests()
       .filter((request) => request.isNavigationRequest() && request.frame() !== this.page.mainFrame() && !this.answeredDocuments.has(request))
-      .map((request) => ({ frame: request.frame(), url: request.url() }));
+      .map((request) => ({ frame: request.frame(), host: hostOf(request.url()) }));
   }
 
   /**

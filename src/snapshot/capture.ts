@@ -152,8 +152,8 @@ function hasIframeWithControls(nodes: Array<AriaNode | string>): boolean {
 export interface CaptureOptions {
   /** CSS selector of fields whose values must never be shown (besides password inputs). */
   secretSelector?: string;
-  /** The tab's frames whose document has not begun to arrive, with its address: left out (loadingFrames.ts). */
-  framesAwaitingDocument?: (page: Page) => Array<{ frame: Frame; url: string }>;
+  /** The tab's frames whose document has not begun to arrive, with the host it is asked from: left out (loadingFrames.ts). */
+  framesAwaitingDocument?: (page: Page) => Array<{ frame: Frame; host: string }>;
 }
 
 /** Only the part of the page around the viewport (region.ts); without it, the whole page. */
@@ -172,7 +172,7 @@ export async function capturePage(page: Page, options: CaptureOptions = {}, scop
   }
 }
 
-async function captureOnce(page: Page, secretSelector: string, region: RegionArgs | undefined, awaiting: Array<{ frame: Frame; url: string }>): Promise<Capture> {
+async function captureOnce(page: Page, secretSelector: string, region: RegionArgs | undefined, awaiting: Array<{ frame: Frame; host: string }>): Promise<Capture> {
   // Hidden while the facts are read (they do not depend on it), before the aria capture begins.
   const hiding = awaiting.length ? stage('snapshot: frames left out', () => hideLoadingFrames(awaiting, CHANGES_KEY)) : undefined;
   try {

@@ -65,15 +65,15 @@ function markFrame(element: Element, { key, restore }: { key: string; restore?: 
  * Hides `frames` from the capture; `restore` gives their elements back their own visibility (not awaited by
  * the caller: the page runs it before any later script of ours).
  */
-export async function hideLoadingFrames(frames: Array<{ frame: Frame; url: string }>, changesKey: string): Promise<{ frames: LoadingFrame[]; restore(): void }> {
+export async function hideLoadingFrames(frames: Array<{ frame: Frame; host: string }>, changesKey: string): Promise<{ frames: LoadingFrame[]; restore(): void }> {
   const marked = await Promise.all(
-    frames.map(async ({ frame, url }) => {
+    frames.map(async ({ frame, host }) => {
       const element = await frame.frameElement().catch(() => undefined);
       const mark = await element?.evaluate(markFrame, { key: changesKey }).catch(() => undefined);
       // Inside another frame, its box in the page's viewport comes from Playwright (one more round trip).
       // None means no layout box (hidden): nothing a snapshot could show.
       if (mark && !mark.box) mark.box = await element!.boundingBox().then((box) => box ?? { x: 0, y: 0, width: 0, height: 0 }, () => undefined);
-      return { element, mark, host: hostOf(url) };
+      return { element, mark, host };
     }),
   );
   return {
@@ -105,12 +105,4 @@ export function framesToName(frames: LoadingFrame[] | undefined, metrics: PageMe
 export function loadingFramesLine(frames: LoadingFrame[]): string {
   const named = frames.slice(0, 3).map(({ name, host }) => `frame${name ? ` ${quote(truncate(name, NAME_LIMIT))}` : ''} (${host})`);
   return `still loading, not shown yet: ${named.join(', ')}${frames.length > 3 ? ` and ${frames.length - 3} more` : ''}`;
-}
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host || url.slice(0, 40);
-  } catch {
-    return url.slice(0, 40);
-  }
 }

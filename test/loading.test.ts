@@ -233,7 +233,7 @@ describe('the snapshot is taken while the page settles', () => {
   });
 
   it('a frame two screens down is not waited for: the snapshot is taken at once, and the frame shows once it has come', async () => {
-    const { result, kept, stages } = await navigateRecorded(env.server.url(`/frame?below&to=${encodeURIComponent('/slow-first-byte?ms=2000')}`));
+    const { result, kept, stages } = await navigateRecorded(env.server.url(`/frame?below&to=${encodeURIComponent('/slow-first-byte?ms=4000')}`));
     expect(result.ok).toBe(true);
     expect(result.loading, stages).toMatch(/^1 request \(127\.0\.0\.1:\d+\)$/);
     expect(kept, stages).toBe(true);

@@ -158,10 +158,8 @@ export class Traffic {
     const frames = new Set<Frame>();
     for (const request of this.inflight) {
       if (request === this.document || this.notAwaited.has(request)) continue;
-      // The frame of the tab's document that holds the request's frame (itself, or one of its ancestors).
-      let frame: Frame | null = request.frame();
-      while (frame && frame.parentFrame() && frame.parentFrame() !== this.page.mainFrame()) frame = frame.parentFrame();
-      if (frame && frame.parentFrame() && !this.framesPlaced.has(frame)) frames.add(frame);
+      const frame = this.frameOfDocument(request.frame());
+      if (frame && !this.framesPlaced.has(frame)) frames.add(frame);
     }
     return [...frames];
   }
@@ -176,6 +174,16 @@ export class Traffic {
     if (inView) return;
     this.framesOutOfView.add(frame);
     this.sortInFlight();
+  }
+
+  /**
+   * The frame of the tab's document that holds `frame`: itself, or the ancestor whose parent is the main frame;
+   * undefined for the main frame. Frames are placed (`placeFrame`) at that level.
+   */
+  private frameOfDocument(frame: Frame): Frame | undefined {
+    let current = frame;
+    while (current.parentFrame() && current.parentFrame() !== this.page.mainFrame()) current = current.parentFrame()!;
+    return current.parentFrame() ? current : undefined;
   }
 
   /** Shaping requests in flight (the page's own document aside) for which `also` holds. */
@@ -196,7 +204,8 @@ export class Traffic {
    */
   private isNotWaitedFor(request: Request): boolean {
     const frame = request.frame();
-    for (let f: Frame | null = frame; f && f !== this.page.mainFrame(); f = f.parentFrame()) if (this.framesOutOfView.has(f)) return true;
+    const placed = this.frameOfDocument(frame);
+    if (placed && this.framesOutOfView.has(placed)) return true;
     const site = this.documentSite;
     if (!site) return false;
     if (frame === this.page.mainFrame()) {

@@ -5,7 +5,7 @@
  * A frame without a box (hidden) is not; rejects when the frame's element cannot be read (detached).
  */
 import type { Frame, Page } from 'playwright-core';
-import { bandMargin } from './region.js';
+import { bandMargin, boxInBand } from './region.js';
 
 export async function frameInView(page: Page, frame: Frame): Promise<boolean> {
   const element = await frame.frameElement();
@@ -13,8 +13,7 @@ export async function frameInView(page: Page, frame: Frame): Promise<boolean> {
     const box = await element.boundingBox();
     const viewport = page.viewportSize();
     if (!box || !viewport || box.width === 0 || box.height === 0) return false;
-    const margin = bandMargin(viewport.height);
-    return box.y < viewport.height + margin && box.y + box.height > -margin && box.x < viewport.width && box.x + box.width > 0;
+    return boxInBand(box, viewport, bandMargin(viewport.height));
   } finally {
     void element.dispose().catch(() => {});
   }

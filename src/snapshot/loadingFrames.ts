@@ -8,6 +8,7 @@
  */
 import type { Frame } from 'playwright-core';
 import type { Box, PageMetrics } from './capture.js';
+import { boxInBand } from './region.js';
 import { NAME_LIMIT, quote, truncate } from './text.js';
 
 /** A frame the capture left out, as the snapshot names it. */
@@ -97,7 +98,7 @@ export function framesToName(frames: LoadingFrame[] | undefined, metrics: PageMe
   return (frames ?? []).filter(({ box }) => {
     if (!box) return true; // where it sits is not known: say so rather than leave it out
     if (box.width === 0 && box.height === 0) return false;
-    return margin === undefined || (box.y + box.height >= -margin && box.y <= metrics.viewportHeight + margin && box.x + box.width > 0 && box.x < metrics.viewportWidth);
+    return margin === undefined || boxInBand(box, { width: metrics.viewportWidth, height: metrics.viewportHeight }, margin);
   });
 }
 

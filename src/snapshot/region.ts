@@ -33,6 +33,14 @@ export function bandSpan({ scrollY, viewportHeight }: { scrollY: number; viewpor
   return [scrollY - margin, scrollY + viewportHeight + margin];
 }
 
+/**
+ * True when a box in viewport coordinates reaches into the band: the viewport with `margin` above and below,
+ * edges included, as format.ts keeps lines.
+ */
+export function boxInBand(box: { x: number; y: number; width: number; height: number }, viewport: { width: number; height: number }, margin: number): boolean {
+  return box.y + box.height >= -margin && box.y <= viewport.height + margin && box.x + box.width > 0 && box.x < viewport.width;
+}
+
 /** Controls, headings and frames by kind ("link", "button", "heading", "frame"...), on one side of the band. */
 export type Tally = Record<string, number>;
 

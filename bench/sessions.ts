@@ -158,7 +158,7 @@ async function concurrency(threads: number): Promise<ThreadsRun> {
     await toolset.closeSession('warmup');
     await sleep(1_500);
     const idle = await chromiumTree();
-    const tabs = () => toolset.sessions.keys().filter((key) => toolset.sessions.peek(key)!.pages().length > 0).length;
+    const tabs = () => toolset.sessions.keys().filter((key) => toolset.sessions.peek(key)!.tabs.all().length > 0).length;
     const run = await runThreads(threads, (i, latencies) => ourDriver(toolset, `c${threads}-${i}`, latencies), `c${threads}`, idle, tabs);
     await toolset.close();
     return { ...run, leftAfterClose: (await settleTo(0)).processes };

@@ -20,7 +20,7 @@ const call = (tool: string, input: object): Promise<any> => (toolset.tools as an
 try {
   console.log('navigate:', (await call('browser_navigate', { url: server.url('/fixtures/page-a.html') })).ok);
   const session = toolset.sessions.peek('thread:repro')!;
-  const hung = session.pages()[0]!;
+  const hung = session.tabs.all()[0]!;
   if (!process.argv.includes('--normal-close')) {
     // Closing this tab will take 4 s, as it did for starved renderers in the benchmark.
     const close = hung.close.bind(hung);

@@ -125,7 +125,7 @@ export class ToolsetBrowser extends MastraBrowser {
   override isBrowserRunning(threadId?: string): boolean {
     if (!this.toolset.browserInfo) return false;
     if (threadId === undefined || this.getScope() === 'shared') return true;
-    return this.sessionOf(threadId)?.currentPage !== undefined;
+    return this.sessionOf(threadId)?.tabs.current !== undefined;
   }
 
   override hasThreadSession(threadId: string): boolean {
@@ -154,18 +154,18 @@ export class ToolsetBrowser extends MastraBrowser {
 
   /** The Playwright page a thread's tools act on, or null before its first tool call. Opens nothing. */
   async getActivePage(threadId?: string): Promise<Page | null> {
-    return this.sessionOf(threadId)?.currentPage ?? null;
+    return this.sessionOf(threadId)?.tabs.current ?? null;
   }
 
   override async getCurrentUrl(threadId?: string): Promise<string | null> {
-    return this.sessionOf(threadId)?.currentPage?.url() ?? null;
+    return this.sessionOf(threadId)?.tabs.current?.url() ?? null;
   }
 
   override async getBrowserState(threadId?: string): Promise<BrowserState | null> {
     const session = this.sessionOf(threadId);
     if (!session?.browserContext) return null;
     const tabs: BrowserTabState[] = await Promise.all(
-      session.pages().map(async (page) => ({ url: page.url(), title: await titleOf(page) })),
+      session.tabs.all().map(async (page) => ({ url: page.url(), title: await titleOf(page) })),
     );
     return { ...this.stateOf(session), tabs };
   }
@@ -192,7 +192,7 @@ export class ToolsetBrowser extends MastraBrowser {
   /** Opens a URL in the current thread's active tab, outside any tool call (the next result will say the page changed). */
   override async navigateTo(url: string): Promise<void> {
     const key = this.keyOf(this.getCurrentThread());
-    const page = this.toolset.sessions.peek(key)?.currentPage ?? (await this.toolset.page(key));
+    const page = this.toolset.sessions.peek(key)?.tabs.current ?? (await this.toolset.page(key));
     await page.goto(url, { timeout: this.toolset.config.navigationTimeout });
   }
 
@@ -209,7 +209,7 @@ export class ToolsetBrowser extends MastraBrowser {
       streams.delete(stream);
       if (streams.size === 0 && this.streams.get(key) === streams) this.streams.delete(key);
     };
-    const stream = new PageScreencast(() => this.toolset.sessions.peek(key)?.currentPage, { ...this.config.screencast, ...options }, forget);
+    const stream = new PageScreencast(() => this.toolset.sessions.peek(key)?.tabs.current, { ...this.config.screencast, ...options }, forget);
     streams.add(stream);
     await stream.start();
     return stream;
@@ -252,14 +252,14 @@ export class ToolsetBrowser extends MastraBrowser {
   /** Where a person's input goes. The error's wording is one Mastra's input handler treats as "no browser yet". */
   private target(threadId: string | undefined): { session: BrowserSession; page: Page } {
     const session = this.sessionOf(threadId);
-    const page = session?.currentPage;
+    const page = session?.tabs.current;
     if (!session || !page) throw new Error(`No active target: ${threadId ? `thread ${threadId}` : 'this browser'} has no open tab.`);
     return { session, page };
   }
 
   private stateOf(session: BrowserSession): BrowserState {
-    const pages = session.pages();
-    const current = session.currentPage;
+    const pages = session.tabs.all();
+    const current = session.tabs.current;
     const activeUrl = current?.url();
     const navigation = this.lastNavigation.get(session);
     return {
@@ -310,7 +310,7 @@ export class ToolsetBrowser extends MastraBrowser {
     if (this.watchedPages.has(page)) return;
     this.watchedPages.add(page);
     page.on('framenavigated', (frame) => {
-      if (frame !== page.mainFrame() || page !== session.currentPage) return;
+      if (frame !== page.mainFrame() || page !== session.tabs.current) return;
       this.lastNavigation.set(session, { url: frame.url(), source: session.busy ? 'agent' : 'user' });
     });
   }

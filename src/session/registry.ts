@@ -46,7 +46,7 @@ export class SessionRegistry {
     if (raced) return { session: raced, notices: [] };
     const session = new BrowserSession(key, this.browser, this.config, { storageState: this.storageStateFor(key), slots: this.slots });
     this.sessions.set(key, session);
-    session.onActivePageChange((page) => {
+    session.tabs.onActiveChange((page) => {
       for (const listener of this.activePageListeners) listener(session, page);
     });
     this.startSweeping();
@@ -98,7 +98,7 @@ export class SessionRegistry {
     return idle.map((s) => s.key);
   }
 
-  /** Hears every session's `onActivePageChange`, sessions created later included (the provider's live view). */
+  /** Hears every session's `tabs.onActiveChange`, sessions created later included (the provider's live view). */
   onActivePageChange(listener: (session: BrowserSession, page: Page | undefined) => void): () => void {
     this.activePageListeners.add(listener);
     return () => this.activePageListeners.delete(listener);

@@ -1,7 +1,7 @@
 /**
  * A session: what one conversation (a Mastra thread) owns in the shared browser. Its own isolated context
- * (cookies, storage, cache), its tabs, its refs, its dialogs and downloads. Calls of a session run one at a
- * time, each within its deadline; sessions run in parallel with each other.
+ * (cookies, storage, cache), its tabs (tabs.ts, with their dialogs, downloads and requests), its refs. Calls
+ * of a session run one at a time, each within its deadline; sessions run in parallel with each other.
  *
  * When something outside the call breaks the session's state (the browser died, a tab crashed or hung, a
  * person changed the page in the live view), the next call's result says so in its notices.
@@ -14,18 +14,12 @@ import type { Slots } from './slots.js';
 import { BrowserToolError, toBrowserToolError } from '../errors.js';
 import { RefManager } from '../refs.js';
 import { LISTENERS_INIT_SCRIPT } from '../snapshot/listeners.js';
-import { warmUpCaptures } from '../snapshot/warmUp.js';
 import { installAllowlist } from './allowlist.js';
 import { Deadline } from './deadline.js';
-import { closeQuickly, responds, stopLoading } from './loading.js';
-import { PageEvents } from './pageEvents.js';
+import { responds, stopLoading } from './loading.js';
+import { Tabs } from './tabs.js';
 
-export interface TabInfo {
-  index: number;
-  url: string;
-  title: string;
-  active: boolean;
-}
+export type { TabInfo } from './tabs.js';
 
 export interface ActivePage {
   page: Page;
@@ -42,15 +36,6 @@ export interface SessionOptions {
   slots?: Slots;
 }
 
-/** Tabs are numbered from 0 in browser_tabs' list; anything else is a bad argument. */
-function checkTabIndex(index: number, count: number): void {
-  if (!Number.isInteger(index) || index < 0 || index >= count) {
-    throw new BrowserToolError('invalid_input', `There is no tab ${index}; tabs are numbered 0 to ${count - 1}.`, {
-      hint: 'Call browser_tabs with action "list" to see the open tabs.',
-    });
-  }
-}
-
 /**
  * How long a tab may take to answer a trivial script before it counts as hung. Generous: on a machine short of
  * CPU a healthy tab can take a second or two, and replacing it loses its page.
@@ -59,18 +44,13 @@ const PROBE_MS = 3_000;
 
 export class BrowserSession {
   readonly refs: RefManager;
+  readonly tabs: Tabs;
   /** When the last call ended (or the session was created): what idle eviction looks at. */
   lastUsed = Date.now();
   /** Calls running or queued. */
   private pending = 0;
   private context: BrowserContext | undefined;
   private opening: Promise<BrowserContext> | undefined;
-  private active: Page | undefined;
-  private readonly events = new WeakMap<Page, PageEvents>();
-  /** Tabs pages opened (target=_blank, window.open) that no tool result has mentioned yet. */
-  private unreportedPopups: Page[] = [];
-  /** Tabs being closed: a hung one can take seconds to go, and must never be picked as active meanwhile. */
-  private readonly closing = new WeakSet<Page>();
   /** Set when the session lost state between calls; reported once by the next call. */
   private lostState: string | undefined;
   /** The last call ran out of time: the tab may be stuck, so the next call checks it first. */
@@ -80,7 +60,6 @@ export class BrowserSession {
   private externalInput = 0;
   private queue: Promise<void> = Promise.resolve();
   private closed = false;
-  private readonly activeListeners = new Set<(page: Page | undefined) => void>();
   private readonly stopListening: () => void;
 
   constructor(
@@ -90,14 +69,22 @@ export class BrowserSession {
     readonly config: ResolvedConfig,
     private readonly options: SessionOptions = {},
   ) {
+    this.tabs = new Tabs({
+      config,
+      context: () => this.context,
+      openContext: () => this.ensureContext(),
+      downloadDir: () => this.downloadDir(),
+      busy: () => this.busy,
+      lost: (state) => (this.lostState = state),
+    });
     this.refs = new RefManager(() => ({ scope: 'viewport', maxTokens: config.snapshotMaxTokens }), {
       secretSelector: config.secretSelector,
-      framesAwaitingDocument: (page) => this.eventsOf(page).traffic.framesAwaitingDocument(),
+      framesAwaitingDocument: (page) => this.tabs.eventsOf(page).traffic.framesAwaitingDocument(),
     });
     this.stopListening = browser.onDisconnect((lost) => {
       if (!this.context) return;
       this.context = undefined;
-      this.activate(undefined);
+      this.tabs.activate(undefined);
       this.lostState = lost.endpoint
         ? 'The connection to the remote browser dropped and was opened again'
         : 'The browser had closed (crashed, killed or closed by the user) and was restarted';
@@ -111,23 +98,6 @@ export class BrowserSession {
   /** The context, once the session has opened one: for the provider's live view and for tests. */
   get browserContext(): BrowserContext | undefined {
     return this.context;
-  }
-
-  /**
-   * The tab the tools act on, as the next call would pick it, without opening anything or taking the notices
-   * meant for the model: what a live view shows and where a person's input goes. Undefined before the first call.
-   */
-  get currentPage(): Page | undefined {
-    return this.active && !this.active.isClosed() && !this.closing.has(this.active) ? this.active : this.pages().at(-1);
-  }
-
-  /**
-   * Calls `listener` whenever the active tab changes (the first tab, a new, switched, closed, popped-up or replaced
-   * tab) and with undefined when the session loses its context or closes: a live view follows it.
-   */
-  onActivePageChange(listener: (page: Page | undefined) => void): () => void {
-    this.activeListeners.add(listener);
-    return () => this.activeListeners.delete(listener);
   }
 
   /**
@@ -157,7 +127,7 @@ export class BrowserSession {
       if (toBrowserToolError(error).code === 'timeout') this.suspect = true;
       throw error;
     } finally {
-      this.urlAfterLastCall = this.active && !this.active.isClosed() ? this.active.url() : undefined;
+      this.urlAfterLastCall = this.tabs.activeTab?.url();
       this.pending--;
       this.lastUsed = Date.now();
       freeSlot();
@@ -169,13 +139,12 @@ export class BrowserSession {
   async activePage(): Promise<ActivePage> {
     const context = await this.ensureContext();
     const notices: string[] = [];
-    let page = this.active && !this.active.isClosed() && !this.closing.has(this.active) ? this.active : this.pages().at(-1);
+    let page = this.tabs.current;
     if (!page) {
-      if (this.active) this.lostState ??= 'The tab had closed or crashed and a new empty tab was opened';
+      if (this.tabs.activeLost) this.lostState ??= 'The tab had closed or crashed and a new empty tab was opened';
       page = await context.newPage();
     }
-    this.activate(page);
-    this.track(page);
+    this.tabs.activate(page);
 
     if (this.lostState) {
       notices.push(`${this.lostState}: the previous page and its state (form input, scroll position) were lost${this.lostState.includes('tab') ? '; cookies and logins were kept' : ''}. Navigate again.`);
@@ -188,8 +157,8 @@ export class BrowserSession {
     this.externalInput = 0;
     // A tab that opened too late for its action's result is announced, not switched to: the active tab changes
     // only in a result that says so.
-    for (const popup of this.takePopups()) {
-      notices.push(`A new tab opened after your last action (${popup.url()}); browser_tabs with action "switch" and index ${this.pages().indexOf(popup)} shows it.`);
+    for (const popup of this.tabs.takePopups()) {
+      notices.push(`A new tab opened after your last action (${popup.url()}); browser_tabs with action "switch" and index ${this.tabs.all().indexOf(popup)} shows it.`);
     }
     return { page, notices };
   }
@@ -197,73 +166,6 @@ export class BrowserSession {
   /** The live view forwarded a person's mouse or keyboard input: the next call is told. */
   noteExternalInput(): void {
     this.externalInput++;
-  }
-
-  /** Tabs opened by pages since the last call, oldest first. */
-  takePopups(): Page[] {
-    const popups = this.unreportedPopups.filter((p) => !p.isClosed());
-    this.unreportedPopups = [];
-    return popups;
-  }
-
-  /** Dialogs, downloads and requests of a tab. */
-  eventsOf(page: Page): PageEvents {
-    this.track(page);
-    return this.events.get(page)!;
-  }
-
-  /** Open tabs of this session, in the order browser_tabs numbers them. */
-  pages(): Page[] {
-    return this.context?.pages().filter((p) => !p.isClosed() && !this.closing.has(p)) ?? [];
-  }
-
-  /** Closes a tab for good: from now on it is not listed, even while its renderer takes its time to go. */
-  private async retire(page: Page): Promise<void> {
-    this.closing.add(page);
-    await closeQuickly(page);
-  }
-
-  async tabs(): Promise<TabInfo[]> {
-    return Promise.all(
-      this.pages().map(async (page, index) => ({
-        index,
-        url: page.url(),
-        title: await page.title().catch(() => ''),
-        active: page === this.active,
-      })),
-    );
-  }
-
-  /** Opens a tab and makes it active. */
-  async newTab(): Promise<Page> {
-    const page = await (await this.ensureContext()).newPage();
-    this.activate(page);
-    this.track(page);
-    return page;
-  }
-
-  async switchTab(index: number): Promise<Page> {
-    const pages = this.pages();
-    checkTabIndex(index, pages.length);
-    const page = pages[index]!;
-    this.activate(page);
-    await page.bringToFront().catch(() => {});
-    return page;
-  }
-
-  async closeTab(index?: number): Promise<void> {
-    const pages = this.pages();
-    const target = index ?? Math.max(0, pages.indexOf(this.active!));
-    checkTabIndex(target, pages.length);
-    const page = pages[target]!;
-    if (pages.length === 1) {
-      // The last tab stays open, emptied: a session always has a tab to act in.
-      await stopLoading(page);
-      await page.goto('about:blank', { timeout: this.config.navigationTimeout });
-      return;
-    }
-    await this.retire(page);
-    if (page === this.active) this.activate(this.pages().at(-1));
   }
 
   /** Cookies and storage of this session, to save and load into a later one. */
@@ -277,8 +179,8 @@ export class BrowserSession {
     this.closed = true;
     this.stopListening();
     // Listeners hear of it while the tabs can still be read, e.g. to remember their URLs.
-    this.activate(undefined);
-    this.activeListeners.clear();
+    this.tabs.activate(undefined);
+    this.tabs.stopTelling();
     const context = this.context ?? (await this.opening?.catch(() => undefined));
     this.context = undefined;
     await context?.close().catch(() => {});
@@ -291,26 +193,13 @@ export class BrowserSession {
    */
   private async recover(): Promise<void> {
     this.suspect = false;
-    const page = this.active;
-    if (!page || page.isClosed()) return;
+    const page = this.tabs.activeTab;
+    if (!page) return;
     await stopLoading(page);
     if (await responds(page, PROBE_MS)) return;
     this.lostState = 'The tab stopped responding (a script kept it busy, or its page never finished loading) and was replaced by a new empty tab';
-    this.activate(undefined);
-    void this.retire(page); // not waited for: a hung renderer can take seconds to go, and this call has work to do
-  }
-
-  /** Makes a tab the active one (the tab an action opened), telling live views; undefined: none until the next call opens one. */
-  activate(page: Page | undefined): void {
-    if (page === this.active) return;
-    this.active = page;
-    for (const listener of this.activeListeners) {
-      try {
-        listener(page);
-      } catch {
-        // A live view's trouble must not break the tool call that moved the tab.
-      }
-    }
+    this.tabs.activate(undefined);
+    void this.tabs.retire(page); // not waited for: a hung renderer can take seconds to go, and this call has work to do
   }
 
   private ensureContext(): Promise<BrowserContext> {
@@ -335,8 +224,8 @@ export class BrowserSession {
     await context.addInitScript(LISTENERS_INIT_SCRIPT);
     if (config.allowedDomains) {
       await installAllowlist(context, config.allowedDomains, (url, page) => {
-        const tab = page ?? (this.active && !this.active.isClosed() ? this.active : undefined);
-        if (tab) this.eventsOf(tab).noteBlocked(url);
+        const tab = page ?? this.tabs.activeTab;
+        if (tab) this.tabs.eventsOf(tab).noteBlocked(url);
       });
     }
     this.context = context;
@@ -346,21 +235,5 @@ export class BrowserSession {
   private downloadDir(): string {
     // Sessions keep their downloads apart, so two conversations saving "report.csv" do not overwrite each other.
     return this.key === 'default' ? this.config.downloadDir : join(this.config.downloadDir, this.key.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 80));
-  }
-
-  private track(page: Page): void {
-    if (this.events.has(page)) return;
-    this.events.set(page, new PageEvents(page, { dialogPolicy: this.config.dialogPolicy, downloadDir: () => this.downloadDir() }));
-    warmUpCaptures(page, () => this.busy);
-    page.on('crash', () => {
-      this.lostState = 'The tab crashed and a new empty tab was opened';
-      void page.close().catch(() => {});
-    });
-    // Tabs opened by the page (target=_blank, window.open) need the same handling, and must be reported.
-    // It becomes the active tab when the action that opened it reports it (observeAction), never in the middle of a call.
-    page.on('popup', (popup) => {
-      this.track(popup);
-      this.unreportedPopups.push(popup);
-    });
   }
 }

@@ -172,13 +172,13 @@ async function runTool<I extends z.ZodTypeAny, O extends z.ZodRawShape>(
     const what = definition.id.replace(/^browser_/, '');
     return await session.run(budget, what, async (deadline, active) => {
       notices.push(...active.notices);
-      const pending = session.eventsOf(active.page).pendingDialog;
+      const pending = session.tabs.eventsOf(active.page).pendingDialog;
       if (pending && !definition.runsWhileDialogOpen) {
         throw new BrowserToolError('dialog_open', `A ${pending.type} dialog is open: ${JSON.stringify(pending.message)}. The page is frozen until it is answered.`);
       }
       const call: CallContext = { session, refs: session.refs, config: context.config, page: active.page, notices, deadline };
       const data = await definition.handle(input, call);
-      const blocked = session.pages().flatMap((tab) => session.eventsOf(tab).takeBlocked());
+      const blocked = session.tabs.all().flatMap((tab) => session.tabs.eventsOf(tab).takeBlocked());
       if (blocked.length) notices.push(blockedNotice(blocked));
       return { ok: true as const, ...data, ...(notices.length ? { notices } : {}) };
     }, { slot: !definition.waits });

@@ -97,7 +97,7 @@ export const navigateTool = defineBrowserTool({
   async handle({ url, waitUntil }, { page, refs, config, session, deadline }) {
     const target = normalizeUrl(url, config);
     const previousUrl = page.url();
-    const events = session.eventsOf(page);
+    const events = session.tabs.eventsOf(page);
     let loaded: Loaded<Capture>;
     try {
       // A page that opens confirm() while loading cannot finish loading until it is answered.

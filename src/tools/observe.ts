@@ -126,12 +126,12 @@ export interface ObserveOptions {
 
 export async function observeAction(call: CallContext, action: () => Promise<unknown>, options: ObserveOptions = {}): Promise<Effects> {
   const { page, session, config, refs, deadline } = call;
-  const events = session.eventsOf(page);
-  const pagesBefore = new Set(session.pages());
+  const events = session.tabs.eventsOf(page);
+  const pagesBefore = new Set(session.tabs.all());
   const documentBefore = await currentDocumentId(page);
   const before: Capture | undefined = refs.lastCapture(page, documentBefore) ?? (await refs.snapshot(page).catch(() => undefined))?.capture;
 
-  session.takePopups(); // anything opened earlier is reported by the tool call's notices, not as this action's tab
+  session.tabs.takePopups(); // anything opened earlier is reported by the tool call's notices, not as this action's tab
   const popup = options.expectPopup ? page.waitForEvent('popup', { timeout: deadline.forStep() }).catch(() => undefined) : undefined;
   const navigation = watchNavigation(page);
   try {
@@ -155,10 +155,10 @@ export async function observeAction(call: CallContext, action: () => Promise<unk
   const downloads = await events.takeDownloads();
   if (downloads.length) effects.downloads = downloads;
 
-  const opened = session.takePopups()[0] ?? session.pages().find((p) => !pagesBefore.has(p));
+  const opened = session.tabs.takePopups()[0] ?? session.tabs.all().find((p) => !pagesBefore.has(p));
   if (opened) {
-    session.activate(opened);
-    const settled = await settle(opened, session.eventsOf(opened).traffic, deadline, config.settle, () => refs.capture(opened));
+    session.tabs.activate(opened);
+    const settled = await settle(opened, session.tabs.eventsOf(opened).traffic, deadline, config.settle, () => refs.capture(opened));
     effects.newTab = { url: opened.url(), title: await opened.title().catch(() => '') };
     effects.snapshot = (await refs.snapshot(opened, {}, settled.snapshot)).formatted.text;
     if (settled.loading) effects.loading = settled.loading;

@@ -26,19 +26,19 @@ export const tabsTool = defineBrowserTool({
     let loading: string | undefined;
     if (action === 'new') {
       const target = url === undefined ? undefined : normalizeUrl(url, config);
-      const page = await session.newTab();
+      const page = await session.tabs.open();
       if (target) {
-        const loaded = await loadPage(page, target, session.eventsOf(page).traffic, deadline, config, undefined, () => refs.capture(page));
+        const loaded = await loadPage(page, target, session.tabs.eventsOf(page).traffic, deadline, config, undefined, () => refs.capture(page));
         loading = loaded.loading;
         snapshot = (await refs.snapshot(page, {}, loaded.snapshot)).formatted.text;
       }
     } else if (action === 'switch') {
       if (index === undefined) throw new BrowserToolError('invalid_input', '"switch" needs the index of a tab from "list".');
-      const page = await session.switchTab(index);
-      if (!session.eventsOf(page).pendingDialog) snapshot = (await refs.snapshot(page)).formatted.text;
+      const page = await session.tabs.switchTo(index);
+      if (!session.tabs.eventsOf(page).pendingDialog) snapshot = (await refs.snapshot(page)).formatted.text;
     } else if (action === 'close') {
-      await session.closeTab(index);
+      await session.tabs.close(index);
     }
-    return { tabs: await session.tabs(), ...(snapshot ? { snapshot } : {}), ...(loading ? { loading } : {}) };
+    return { tabs: await session.tabs.list(), ...(snapshot ? { snapshot } : {}), ...(loading ? { loading } : {}) };
   },
 });

@@ -1,0 +1,182 @@
+/**
+ * A session's tabs: which one is active (the tab the tools act on, and a live view shows), the events of each
+ * (dialogs, downloads, requests: pageEvents.ts), the tabs pages opened that no result has mentioned yet, and
+ * the tabs on their way out. The session (session.ts) owns the context they live in.
+ */
+import type { BrowserContext, Page } from 'playwright-core';
+import type { ResolvedConfig } from '../config.js';
+import { BrowserToolError } from '../errors.js';
+import { warmUpCaptures } from '../snapshot/warmUp.js';
+import { closeQuickly, stopLoading } from './loading.js';
+import { PageEvents } from './pageEvents.js';
+
+export interface TabInfo {
+  index: number;
+  url: string;
+  title: string;
+  active: boolean;
+}
+
+/** What the tabs need from their session. */
+export interface TabsHost {
+  config: ResolvedConfig;
+  /** The context, once open. */
+  context(): BrowserContext | undefined;
+  /** The context, opened when needed. */
+  openContext(): Promise<BrowserContext>;
+  /** Where this session's downloads go. */
+  downloadDir(): string;
+  /** True while a call runs: warm-ups wait for a quiet moment (warmUp.ts). */
+  busy(): boolean;
+  /** A tab crashed: the next call says so. */
+  lost(state: string): void;
+}
+
+/** Tabs are numbered from 0 in browser_tabs' list; anything else is a bad argument. */
+function checkTabIndex(index: number, count: number): void {
+  if (!Number.isInteger(index) || index < 0 || index >= count) {
+    throw new BrowserToolError('invalid_input', `There is no tab ${index}; tabs are numbered 0 to ${count - 1}.`, {
+      hint: 'Call browser_tabs with action "list" to see the open tabs.',
+    });
+  }
+}
+
+export class Tabs {
+  private active: Page | undefined;
+  private readonly events = new WeakMap<Page, PageEvents>();
+  /** Tabs pages opened (target=_blank, window.open) that no tool result has mentioned yet. */
+  private unreportedPopups: Page[] = [];
+  /** Tabs being closed: a hung one can take seconds to go, and must never be picked as active meanwhile. */
+  private readonly closing = new WeakSet<Page>();
+  private readonly activeListeners = new Set<(page: Page | undefined) => void>();
+
+  constructor(private readonly host: TabsHost) {}
+
+  /** The active tab, while it is open. */
+  get activeTab(): Page | undefined {
+    return this.active && !this.active.isClosed() && !this.closing.has(this.active) ? this.active : undefined;
+  }
+
+  /**
+   * The tab the tools act on, as the next call would pick it (the active one, else the last open one), without
+   * opening anything: what a live view shows and where a person's input goes. Undefined when none is open.
+   */
+  get current(): Page | undefined {
+    return this.activeTab ?? this.all().at(-1);
+  }
+
+  /** True when a tab was active and it has gone (closed or crashed) since. */
+  get activeLost(): boolean {
+    return this.active !== undefined && this.activeTab === undefined;
+  }
+
+  /** Open tabs, in the order browser_tabs numbers them. */
+  all(): Page[] {
+    return this.host.context()?.pages().filter((p) => !p.isClosed() && !this.closing.has(p)) ?? [];
+  }
+
+  /**
+   * Calls `listener` whenever the active tab changes (the first tab, a new, switched, closed, popped-up or
+   * replaced tab) and with undefined when the session loses its context or closes: a live view follows it.
+   */
+  onActiveChange(listener: (page: Page | undefined) => void): () => void {
+    this.activeListeners.add(listener);
+    return () => this.activeListeners.delete(listener);
+  }
+
+  /** Forgets the listeners: the session closed. */
+  stopTelling(): void {
+    this.activeListeners.clear();
+  }
+
+  /** Makes a tab the active one (the tab an action opened), telling live views; undefined: none until the next call opens one. */
+  activate(page: Page | undefined): void {
+    if (page) this.track(page);
+    if (page === this.active) return;
+    this.active = page;
+    for (const listener of this.activeListeners) {
+      try {
+        listener(page);
+      } catch {
+        // A live view's trouble must not break the tool call that moved the tab.
+      }
+    }
+  }
+
+  /** Dialogs, downloads and requests of a tab. */
+  eventsOf(page: Page): PageEvents {
+    this.track(page);
+    return this.events.get(page)!;
+  }
+
+  /** Tabs opened by pages since the last call, oldest first. */
+  takePopups(): Page[] {
+    const popups = this.unreportedPopups.filter((p) => !p.isClosed());
+    this.unreportedPopups = [];
+    return popups;
+  }
+
+  async list(): Promise<TabInfo[]> {
+    return Promise.all(
+      this.all().map(async (page, index) => ({
+        index,
+        url: page.url(),
+        title: await page.title().catch(() => ''),
+        active: page === this.active,
+      })),
+    );
+  }
+
+  /** Opens a tab and makes it active. */
+  async open(): Promise<Page> {
+    const page = await (await this.host.openContext()).newPage();
+    this.activate(page);
+    return page;
+  }
+
+  async switchTo(index: number): Promise<Page> {
+    const pages = this.all();
+    checkTabIndex(index, pages.length);
+    const page = pages[index]!;
+    this.activate(page);
+    await page.bringToFront().catch(() => {});
+    return page;
+  }
+
+  /** Closes tab `index` (the active one by default); the last tab is emptied instead, so there is always one to act in. */
+  async close(index?: number): Promise<void> {
+    const pages = this.all();
+    const target = index ?? Math.max(0, pages.indexOf(this.active!));
+    checkTabIndex(target, pages.length);
+    const page = pages[target]!;
+    if (pages.length === 1) {
+      await stopLoading(page);
+      await page.goto('about:blank', { timeout: this.host.config.navigationTimeout });
+      return;
+    }
+    await this.retire(page);
+    if (page === this.active) this.activate(this.all().at(-1));
+  }
+
+  /** Closes a tab for good: from now on it is not listed, even while its renderer takes its time to go. */
+  async retire(page: Page): Promise<void> {
+    this.closing.add(page);
+    await closeQuickly(page);
+  }
+
+  private track(page: Page): void {
+    if (this.events.has(page)) return;
+    this.events.set(page, new PageEvents(page, { dialogPolicy: this.host.config.dialogPolicy, downloadDir: () => this.host.downloadDir() }));
+    warmUpCaptures(page, () => this.host.busy());
+    page.on('crash', () => {
+      this.host.lost('The tab crashed and a new empty tab was opened');
+      void page.close().catch(() => {});
+    });
+    // Tabs opened by the page (target=_blank, window.open) need the same handling, and must be reported.
+    // It becomes the active tab when the action that opened it reports it (observeAction), never in the middle of a call.
+    page.on('popup', (popup) => {
+      this.track(popup);
+      this.unreportedPopups.push(popup);
+    });
+  }
+}

@@ -19,8 +19,6 @@ import { Deadline } from './deadline.js';
 import { responds, stopLoading } from './loading.js';
 import { Tabs } from './tabs.js';
 
-export type { TabInfo } from './tabs.js';
-
 export interface ActivePage {
   page: Page;
   /** Things the model must know before trusting its previous state, e.g. "the browser was restarted". */

@@ -102,6 +102,25 @@ describe('elements the page reacts to', () => {
     expect(chosen.selected).toEqual(['Feb']);
     expect(chosen.changes).toMatch(/combobox "Month" value="Feb"/);
   });
+
+  it('a page whose layout moves while the snapshot is taken (an image arriving) still shows what reacts', async () => {
+    const before = await open();
+    // The next time the snapshot marks an element for its capture, the page shifts everything down once, in
+    // the moment between our reading of the page and Playwright's capture (as an image that lands then would).
+    const page = await env.browser.page();
+    await page.evaluate(() => {
+      const shift = new MutationObserver(() => {
+        shift.disconnect();
+        document.body.style.paddingTop = '7px';
+      });
+      shift.observe(document.body, { subtree: true, attributeFilter: ['role', 'aria-label'] });
+    });
+    const after = (await call(env.browser, 'browser_snapshot', {})).snapshot as string;
+    for (const line of ['clickable "Harbour at dawn', 'clickable icon="track"', 'slider icon="knob handle"']) {
+      expect(before, before).toContain(line);
+      expect(after, after).toContain(line);
+    }
+  });
 });
 
 describe('link targets', () => {

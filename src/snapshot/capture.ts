@@ -113,9 +113,9 @@ function prepareCapture(arg: PrepareArgs, helpers: PrepareHelpers) {
   });
 }
 
-/** Runs in the page after the capture: takes our marks out again. */
-function releaseCapture(arg: { markersKey: string; changesKey: string }, helpers: { releaseElements: typeof releaseElements; ownChanges: typeof ownChanges }) {
-  helpers.ownChanges(arg.changesKey, () => helpers.releaseElements(arg.markersKey));
+/** Runs in the page after the capture: takes our marks out again; true when the layout moved meanwhile (facts.ts). */
+function releaseCapture(arg: { markersKey: string; changesKey: string }, helpers: { releaseElements: typeof releaseElements; ownChanges: typeof ownChanges }): boolean {
+  return helpers.ownChanges(arg.changesKey, () => helpers.releaseElements(arg.markersKey));
 }
 
 /** The frame's facts, or undefined when it does not answer in time (a stuck script or a document that never came). */
@@ -176,7 +176,10 @@ async function captureOnce(page: Page, secretSelector: string, region: RegionArg
   // Hidden while the facts are read (they do not depend on it), before the aria capture begins.
   const hiding = awaiting.length ? stage('snapshot: frames left out', () => hideLoadingFrames(awaiting, CHANGES_KEY)) : undefined;
   try {
-    const capture = await captureShown(page, secretSelector, region, new Set(awaiting.map(({ frame }) => frame)), hiding);
+    const leftOut = new Set(awaiting.map(({ frame }) => frame));
+    let { capture, moved } = await captureShown(page, secretSelector, region, leftOut, hiding);
+    // Facts find their nodes by box: when the layout moved between the two reads, take both again, once.
+    if (moved) ({ capture } = await stage('snapshot: again, the layout moved', () => captureShown(page, secretSelector, region, leftOut, hiding)));
     const left = await hiding;
     return { ...capture, ...(left?.frames.length ? { loadingFrames: left.frames } : {}) };
   } finally {
@@ -184,8 +187,11 @@ async function captureOnce(page: Page, secretSelector: string, region: RegionArg
   }
 }
 
-/** The capture itself, of everything but the frames in `leftOut`, once `hidden` (those frames hidden) has resolved. */
-async function captureShown(page: Page, secretSelector: string, region: RegionArgs | undefined, leftOut: Set<Frame>, hidden: Promise<unknown> | undefined): Promise<Capture> {
+/**
+ * The capture itself, of everything but the frames in `leftOut`, once `hidden` (those frames hidden) has
+ * resolved; `moved` when an element with facts was not where the facts saw it once the capture was done.
+ */
+async function captureShown(page: Page, secretSelector: string, region: RegionArgs | undefined, leftOut: Set<Frame>, hidden: Promise<unknown> | undefined): Promise<{ capture: Capture; moved: boolean }> {
   // Facts first: the script also prepares elements Playwright would otherwise give no node (facts.ts), and
   // for a viewport capture chooses the subtrees to take. Everything runs on the page's one main thread, so
   // doing the steps in turn costs only round trips.
@@ -194,16 +200,17 @@ async function captureShown(page: Page, secretSelector: string, region: RegionAr
   );
   await hidden;
   let tree: unknown;
+  let released: Promise<boolean> | undefined;
   try {
     // Huge pages take seconds; the action timeout would cut them off, a hung page must not block forever.
     // `css:light` looks up the id without descending into every shadow root, a walk of the whole page.
     const target = facts.region ? page.locator(`css:light=#${OWNER_ID}`) : page;
     tree = await stage('snapshot: aria capture', () => target.ariaSnapshotJSON({ mode: 'ai', boxes: true, timeout: CAPTURE_TIMEOUT_MS }));
   } finally {
-    // The page gets its markup back while the frames are read and the result is formatted: not awaited, as
-    // the renderer runs the page's scripts in the order they were sent, so any later script or action of ours
-    // comes after it. Saves a round trip per snapshot.
-    if (facts.marked || facts.region) void evaluateInPage(page, releaseCapture, { markersKey: MARKERS_KEY, changesKey: CHANGES_KEY }, { releaseElements, ownChanges }).catch(() => {});
+    // The page gets its markup back while the frames are read. Its answer (did the layout move?) is awaited
+    // last; the renderer runs the page's scripts in the order they were sent, so any later script or action of
+    // ours comes after it.
+    released = evaluateInPage(page, releaseCapture, { markersKey: MARKERS_KEY, changesKey: CHANGES_KEY }, { releaseElements, ownChanges }).catch(() => false);
   }
   const nodes = (Array.isArray(tree) ? tree : [tree]) as AriaNode[];
   const fields = new Map(facts.fields);
@@ -217,7 +224,8 @@ async function captureShown(page: Page, secretSelector: string, region: RegionAr
       for (const [key, value] of entries ?? []) if (!fields.has(key)) fields.set(key, value);
     }
   }
-  return { url: page.url(), title: facts.title, tree: nodes, metrics: facts.metrics, fields, overlay: facts.overlay, documentId: facts.documentId, ...(unreadFrames ? { unreadFrames } : {}), region: facts.region };
+  const capture = { url: page.url(), title: facts.title, tree: nodes, metrics: facts.metrics, fields, overlay: facts.overlay, documentId: facts.documentId, ...(unreadFrames ? { unreadFrames } : {}), region: facts.region };
+  return { capture, moved: await released };
 }
 
 /** Cheap check used before acting on a ref: has a navigation replaced the document? */

@@ -93,9 +93,13 @@ export function collectPageFacts({ secretSelector, listenersKey, markersKey, mar
     if (r.width === 0 && r.height === 0) return undefined;
     return `${Math.round(r.x)},${Math.round(r.y)},${Math.round(r.width)},${Math.round(r.height)}`;
   };
+  /** Where each element with facts sat: the capture's nodes are matched to facts by box (`releaseElements`). */
+  const placed = new Map<Element, string>();
   const add = (el: Element, fact: ElementFacts) => {
     const key = keyOf(el);
-    if (key) facts.set(key, { ...facts.get(key), ...fact });
+    if (!key) return;
+    facts.set(key, { ...facts.get(key), ...fact });
+    placed.set(el, key);
   };
 
   for (const el of within('input, textarea, select, [contenteditable], [aria-required], [aria-readonly]')) {
@@ -247,6 +251,7 @@ export function collectPageFacts({ secretSelector, listenersKey, markersKey, mar
     }
   }
   if (markers.length) (window as unknown as Record<symbol, typeof markers>)[Symbol.for(markersKey)] = markers;
+  if (mark) (window as unknown as Record<symbol, PlacedFacts>)[Symbol.for(`${markersKey}.placed`)] = { placed, keyOf };
 
   // Icon-only controls: the accessible name is empty, so guess from the icon. Marked ones carry the guess as
   // their aria-label for now: they are named by it, and their facts say it is a guess.
@@ -301,9 +306,29 @@ export function collectPageFacts({ secretSelector, listenersKey, markersKey, mar
 
 export type PageFacts = ReturnType<typeof collectPageFacts>;
 
-/** Runs in the page after the capture: takes out the comments and labels `collectPageFacts` added, and the owner and ids of a regional capture (region.ts). */
-export function releaseElements(markersKey: string): void {
+/** Where `collectPageFacts` found the elements it has facts on, and how it keyed their boxes. */
+interface PlacedFacts {
+  placed: Map<Element, string>;
+  keyOf(el: Element): string | undefined;
+}
+
+/**
+ * Runs in the page after the capture: takes out the comments and labels `collectPageFacts` added, and the
+ * owner and ids of a regional capture (region.ts). Returns true when an element with facts is no longer where
+ * the facts saw it (the layout moved between the facts and the capture: an image arrived, a font swapped),
+ * so the capture's boxes may not match them.
+ */
+export function releaseElements(markersKey: string): boolean {
   const w = window as unknown as Record<symbol, unknown>;
+  const placedSymbol = Symbol.for(`${markersKey}.placed`);
+  const facts = w[placedSymbol] as PlacedFacts | undefined;
+  delete w[placedSymbol];
+  let moved = false;
+  for (const [el, key] of facts?.placed ?? []) {
+    if (facts!.keyOf(el) === key) continue;
+    moved = true;
+    break;
+  }
   const symbol = Symbol.for(markersKey);
   for (const marker of (w[symbol] as Array<Comment | [Element, string]> | undefined) ?? []) {
     if (Array.isArray(marker)) marker[0].removeAttribute(marker[1]);
@@ -320,4 +345,5 @@ export function releaseElements(markersKey: string): void {
     }
   }
   delete w[regionSymbol];
+  return moved;
 }

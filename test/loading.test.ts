@@ -296,11 +296,19 @@ describe('what the markup says about its requests', () => {
     expect([...readMarkup(html, 'https://shop.example/').sites].sort()).toEqual(['bundles.io', 'modules.com', 'shop-cdn.net']);
   });
 
-  it('style sheets the markup links for print only, with nothing to switch them on, are known by their URL', () => {
+  it('style sheets the markup links for print or speech only, with nothing to switch them on, are known by their URL', () => {
     const html = `<base href="https://shop.example/app/"><link rel=stylesheet media=print href="print.css?a=1&amp;b=2#x">
       <link rel="stylesheet" media="only print and (color)" href="/p2.css"><link rel="stylesheet" media="screen, print" href="both.css">
-      <link rel="stylesheet" media="print" onload="this.media='all'" href="late.css"><link rel="preload" as="style" media="print" href="pre.css">`;
-    expect([...readMarkup(html, 'https://shop.example/page').printSheets].sort()).toEqual(['https://shop.example/app/print.css?a=1&b=2', 'https://shop.example/p2.css']);
+      <link rel="stylesheet" media="print" onload="this.media='all'" href="late.css"><link rel="preload" as="style" media="print" href="pre.css">
+      <link rel="stylesheet" media="print,handheld" href="/old-print.css"><link rel="stylesheet" media="speech" href="/aural.css">
+      <link rel="stylesheet" media="screen,projection" href="/screen.css"><link rel="stylesheet" media="not print" href="/not-print.css">
+      <link rel="stylesheet" media="only x" href="/switched-on-by-script.css"><link rel="stylesheet" media="printer" href="/unknown.css">`;
+    expect([...readMarkup(html, 'https://shop.example/page').offScreenSheets].sort()).toEqual([
+      'https://shop.example/app/print.css?a=1&b=2',
+      'https://shop.example/aural.css',
+      'https://shop.example/old-print.css',
+      'https://shop.example/p2.css',
+    ]);
   });
 });
 

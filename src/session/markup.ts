@@ -1,7 +1,7 @@
 /**
  * What a document's markup says about the requests it makes, read from the HTML as sent (traffic.ts reads it
  * once the main document has arrived): which sites the page waits for (its own code, DECISIONS 61) and which
- * style sheets are for print only (DECISIONS 62). One regular expression over the tags, not a parser: a tag
+ * style sheets are for print or another medium than a screen (DECISIONS 62, 65). One regular expression over the tags, not a parser: a tag
  * written inside an inline script counts too, which errs towards waiting.
  */
 import { siteOfUrl } from './sites.js';
@@ -15,15 +15,16 @@ export interface MarkupReading {
    */
   sites: Set<string>;
   /**
-   * Absolute URLs of style sheets linked for print only (`media="print"`) with nothing in the tag to switch them
-   * on (no `onload`, the usual way to load a sheet late): they cannot change what the screen shows.
+   * Absolute URLs of style sheets linked for print, or for another medium that is never a screen (`media="print"`,
+   * `"print, handheld"`, `"speech"`), with nothing in the tag to switch them on (no `onload`, the usual way to load
+   * a sheet late): they cannot change what the screen shows.
    */
-  printSheets: Set<string>;
+  offScreenSheets: Set<string>;
 }
 
 export function readMarkup(html: string, documentUrl: string): MarkupReading {
   const sites = new Set<string>();
-  const printSheets = new Set<string>();
+  const offScreenSheets = new Set<string>();
   const base = baseOf(html, documentUrl);
   for (const [, name, attributes] of html.matchAll(/<(script|link)\b([^>]*)>/gi)) {
     const isScript = name!.toLowerCase() === 'script';
@@ -33,20 +34,27 @@ export function readMarkup(html: string, documentUrl: string): MarkupReading {
     if (!waitedFor || !url) continue;
     // A relative URL is the document's own site.
     if (/^(https?:)?\/\//i.test(url)) sites.add(siteOfUrl(url.startsWith('//') ? `https:${url}` : url));
-    if (!isScript && /\bstylesheet\b/i.test(rel) && forPrintOnly(attribute(attributes!, 'media')) && !hasAttribute(attributes!, 'onload')) {
+    if (!isScript && /\bstylesheet\b/i.test(rel) && neverOnScreen(attribute(attributes!, 'media')) && !hasAttribute(attributes!, 'onload')) {
       const absolute = resolve(url, base);
-      if (absolute) printSheets.add(absolute);
+      if (absolute) offScreenSheets.add(absolute);
     }
   }
   sites.delete('');
-  return { sites, printSheets };
+  return { sites, offScreenSheets };
 }
 
-/** True for a media list whose every query is for print ("print", "only print and (color)"), none for a screen. */
-function forPrintOnly(media: string | undefined): boolean {
+/**
+ * Media types that a browser window never is: print, and the CSS 2 types the browser matches with nothing
+ * (speech, handheld, tv, ...). Not an unknown word: `media="only x"` is how a page holds a sheet back until
+ * its script switches it on, so such a sheet is waited for.
+ */
+const NOT_A_SCREEN = /^(only\s+)?(print|speech|aural|braille|embossed|handheld|projection|tty|tv)(\s+and\b|$)/;
+
+/** True for a media list whose every query names such a type ("print", "print, handheld", "only print and (color)"). */
+function neverOnScreen(media: string | undefined): boolean {
   if (!media) return false;
   const queries = media.split(',').map((query) => query.trim().toLowerCase());
-  return queries.every((query) => /^(only\s+)?print\b/.test(query));
+  return queries.every((query) => NOT_A_SCREEN.test(query));
 }
 
 function baseOf(html: string, documentUrl: string): string {

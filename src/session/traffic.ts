@@ -20,7 +20,7 @@ export class Traffic {
   private lastNetworkActivity = Date.now();
   /** The last start or end of a shaping request the load policy waits for (`awaitedQuietFor`). */
   private lastAwaitedActivity = Date.now();
-  /** Requests not waited for: other sites' code running in the page, style sheets for print (`awaitedInFlight`). */
+  /** Requests not waited for: other sites' code running in the page, style sheets for print or speech (`awaitedInFlight`). */
   private readonly notAwaited = new WeakSet<Request>();
   /** The last start or end of a shaping request whose effect the change watch cannot see (`unseenInFlight`). */
   private lastUnseenActivity = Date.now();
@@ -113,7 +113,8 @@ export class Traffic {
    * on its own schedule and would hold every page by its slowest part. What it does in the document is seen
    * by the change watch, so an early snapshot it changes is not returned; what it does after the load
    * returned shows in the next result. A frame is waited for until it is parsed: the page is not shown with a
-   * frame still blank. Nor style sheets the markup links for print only: they change nothing on screen.
+   * frame still blank. Nor style sheets the markup links for print or another medium than a screen: they change
+   * nothing on screen.
    */
   awaitedInFlight(): number {
     return this.countShaping((request) => !this.notAwaited.has(request));
@@ -199,8 +200,8 @@ export class Traffic {
 
   /**
    * A script in the tab's document from a site its markup does not wait for, or a style sheet its markup links
-   * for print (neither known before the markup has been read); a request (not a document) of a parsed frame
-   * from another site than the tab's document; any request of a frame out of view.
+   * for print or speech (neither known before the markup has been read); a request (not a document) of a parsed
+   * frame from another site than the tab's document; any request of a frame out of view.
    */
   private isNotWaitedFor(request: Request): boolean {
     const frame = request.frame();
@@ -210,7 +211,7 @@ export class Traffic {
     if (!site) return false;
     if (frame === this.page.mainFrame()) {
       if (!this.markup) return false;
-      if (request.resourceType() === 'stylesheet') return this.markup.printSheets.has(request.url());
+      if (request.resourceType() === 'stylesheet') return this.markup.offScreenSheets.has(request.url());
       if (request.resourceType() !== 'script') return false;
       const scriptSite = siteOfUrl(request.url());
       return scriptSite !== '' && scriptSite !== site && !this.markup.sites.has(scriptSite);

@@ -266,6 +266,7 @@ describe('the snapshot is taken while the page settles', () => {
     const { result, stages } = await navigateRecorded(env.server.url('/late-style?ms=1500&print'));
     expect(result.ok).toBe(true);
     expect(result.snapshot, `${stages}\n${result.snapshot}`).toContain('Revealed late');
+    expect(stages).toContain('load: last waited for (stylesheet)');
   });
 
   it('a page that changes while it settles is captured again, and its refs act', async () => {

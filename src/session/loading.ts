@@ -101,6 +101,7 @@ export async function settle<T = never>(page: Page, traffic: Traffic, deadline: 
   // Begun before the page settled: it is the settled page's snapshot when nothing changed while it was taken.
   if (taking) await stage('load: early snapshot', () => taking!);
   if (taken !== undefined) stageSync('load: early snapshot kept', () => {});
+  stageSync(`load: last waited for (${traffic.lastAwaitedKind()})`, () => {}); // what held the page, for benchmarks
   const loading = [refused && `refused ${refused} that did not answer`, describeLoading(traffic)].filter(Boolean).join('; ');
   return { parsed: true, ...(loading ? { loading } : {}), ...(taken !== undefined ? { snapshot: taken } : {}) };
 }

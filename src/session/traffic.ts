@@ -18,8 +18,9 @@ const ACTS_THROUGH_SCRIPT = new Set(['script', 'xhr', 'fetch', 'eventsource']);
 export class Traffic {
   private readonly inflight = new Set<Request>();
   private lastNetworkActivity = Date.now();
-  /** The last start or end of a shaping request the load policy waits for (`awaitedQuietFor`). */
+  /** The last start or end of a shaping request the load policy waits for (`awaitedQuietFor`), and its request. */
   private lastAwaitedActivity = Date.now();
+  private lastAwaited: Request | undefined;
   /** Requests not waited for: other sites' code running in the page, style sheets for print or speech (`awaitedInFlight`). */
   private readonly notAwaited = new WeakSet<Request>();
   /** The last start or end of a shaping request whose effect the change watch cannot see (`unseenInFlight`). */
@@ -134,6 +135,17 @@ export class Traffic {
    */
   unseenActivitySince(time: number): boolean {
     return this.lastUnseenActivity >= time;
+  }
+
+  /**
+   * What the quiet window was last measured from, for benchmarks and tests: the kind of the awaited request
+   * that last started or ended ("stylesheet", "script in a frame"), or "document" when none has since the
+   * document's own.
+   */
+  lastAwaitedKind(): string {
+    const request = this.lastAwaited;
+    if (!request || request === this.document) return 'document';
+    return `${request.resourceType()}${request.frame() === this.page.mainFrame() ? '' : ' in a frame'}`;
   }
 
   /** Shaping requests in flight whose effect the change watch could not see when they answer (`unseenActivitySince`). */
@@ -254,6 +266,7 @@ export class Traffic {
     this.lastNetworkActivity = Date.now();
     if (this.notAwaited.has(request)) return;
     this.lastAwaitedActivity = Date.now();
+    this.lastAwaited = request;
     if (!this.actsThroughScript(request)) this.lastUnseenActivity = Date.now();
   }
 }

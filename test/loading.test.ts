@@ -43,6 +43,14 @@ describe('navigate returns when the page is usable', () => {
     expect(await page.locator('iframe').getAttribute('style')).toBe('border: 1px solid gray');
   });
 
+  it('a frame of no width whose document never arrives is not named: it shows nothing', async () => {
+    const result = await call(env.browser, 'browser_navigate', { url: env.server.url('/stuck-frame?tracker') });
+    expect(result.ok).toBe(true);
+    expect(result.snapshot).toMatch(/^still loading, not shown yet: frame "ad" \(127\.0\.0\.1:\d+\)$/m);
+    expect(result.snapshot).not.toContain('frame "tracker"');
+    expect(result.loading).toMatch(/^2 requests \(127\.0\.0\.1:\d+\)$/);
+  });
+
   it('a frame in view whose server answers after seconds is not emptied: a later snapshot shows it', async () => {
     const result = await call(env.browser, 'browser_navigate', { url: env.server.url(`/frame?to=${encodeURIComponent('/slow-first-byte?ms=2500')}`) });
     expect(result.ok).toBe(true);

@@ -91,13 +91,13 @@ export async function hideLoadingFrames(frames: Array<{ frame: Frame; host: stri
 }
 
 /**
- * The frames a snapshot names: those with a box, in the band when `margin` is given (a viewport snapshot), and
- * those whose place could not be read.
+ * The frames a snapshot names: those that show (a box with width and height, as frameInView.ts counts them), in
+ * the band when `margin` is given (a viewport snapshot), and those whose place could not be read.
  */
 export function framesToName(frames: LoadingFrame[] | undefined, metrics: PageMetrics, margin?: number): LoadingFrame[] {
   return (frames ?? []).filter(({ box }) => {
     if (!box) return true; // where it sits is not known: say so rather than leave it out
-    if (box.width === 0 && box.height === 0) return false;
+    if (box.width === 0 || box.height === 0) return false; // hidden, or a tracker's frame of no width
     return margin === undefined || boxInBand(box, { width: metrics.viewportWidth, height: metrics.viewportHeight }, margin);
   });
 }

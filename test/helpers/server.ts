@@ -152,7 +152,11 @@ const MISBEHAVING: Record<string, (url: URL, res: ServerResponse) => void | Prom
     await delay(Number(url.searchParams.get('ms') ?? 1000));
     res.writeHead(200, { 'content-type': 'text/css' }).end('#late { display: inline-block !important }');
   },
-  '/stuck-frame': (_, res) => page(res, 'Stuck frame', '<h1>Stuck frame</h1><iframe src="/no-answer" title="ad" style="border: 1px solid gray"></iframe><button>Read on</button>'),
+  // With ?tracker, also a frame of no width (a tracker's, 90 px tall) whose document never arrives either.
+  '/stuck-frame': (url, res) => {
+    const tracker = url.searchParams.has('tracker') ? '<iframe src="/no-answer?tracker" title="tracker" style="width: 0; height: 90px; border: 0"></iframe>' : '';
+    page(res, 'Stuck frame', `<h1>Stuck frame</h1><iframe src="/no-answer" title="ad" style="border: 1px solid gray"></iframe>${tracker}<button>Read on</button>`);
+  },
   '/slow-first-byte': async (url, res) => {
     await delay(Number(url.searchParams.get('ms') ?? 3000));
     page(res, 'Slow server', '<h1>Finally</h1><button>Go</button>');

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readMarkup } from '../src/session/markup.js';
+import { Traffic } from '../src/session/traffic.js';
 import { siteOf } from '../src/session/sites.js';
 import { recordStages, stopRecordingStages } from '../src/stages.js';
 import { call, createTestToolset, refOf, useServerAndBrowser } from './helpers/toolset.js';
@@ -318,6 +319,26 @@ describe('what the markup says about its requests', () => {
       'https://shop.example/old-print.css',
       'https://shop.example/p2.css',
     ]);
+  });
+});
+
+describe("whose request it is: the page's, or another site's code", () => {
+  it("a data request only another site's script made (an analytics hit) is not waited for; one the page's own code makes through it is", async () => {
+    const page = await (await env.browser.page()).context().newPage();
+    try {
+      const traffic = new Traffic(page);
+      const tracker = env.server.otherSite(`/tracker.js?to=${encodeURIComponent(env.server.otherSite('/never?hit'))}`);
+      await page.goto(env.server.url(`/tagged?src=${encodeURIComponent(tracker)}`), { waitUntil: 'domcontentloaded' });
+      const hits = () => traffic.pendingRequests().filter((request) => request.resourceType() === 'fetch').length;
+      await expect.poll(hits).toBe(1);
+      await expect.poll(() => traffic.awaitedInFlight()).toBe(0);
+      // The page's own button calls the tag's function: that hit is the page's request, and waited for.
+      await page.getByRole('button', { name: 'Send' }).click();
+      await expect.poll(hits).toBe(2);
+      await expect.poll(() => traffic.awaitedInFlight()).toBe(1);
+    } finally {
+      await page.close();
+    }
   });
 });
 

@@ -3,6 +3,7 @@
  * ended, and which of them the page is waited for. One `Traffic` per tab, held by its `PageEvents`.
  */
 import type { Frame, Page, Request } from 'playwright-core';
+import { Initiators } from './initiators.js';
 import { readMarkup, type MarkupReading } from './markup.js';
 import { hostOf, siteOfUrl } from './sites.js';
 
@@ -40,7 +41,11 @@ export class Traffic {
   private readonly framesOutOfView = new WeakSet<Frame>();
   private readonly framesPlaced = new WeakSet<Frame>();
 
+  /** Which scripts made the tab's data requests (`isNotWaitedFor`). */
+  private readonly initiators: Initiators;
+
   constructor(private readonly page: Page) {
+    this.initiators = new Initiators(page, () => this.sortInFlight());
     page.on('request', (request) => {
       // blob:, data: and the like come from the tab itself: nothing to wait for, and Playwright may never end them.
       if (!request.isNavigationRequest() && !/^https?:/i.test(request.url())) return;
@@ -110,12 +115,12 @@ export class Traffic {
   /**
    * Shaping requests in flight that the load policy waits for. Not waited for: other sites' code, that is the
    * scripts the tab's document loads from sites its markup does not wait for (tag managers, analytics, ads,
-   * widgets; markup.ts), and what a frame of another site loads once its document is parsed. Such code arrives
-   * on its own schedule and would hold every page by its slowest part. What it does in the document is seen
-   * by the change watch, so an early snapshot it changes is not returned; what it does after the load
-   * returned shows in the next result. A frame is waited for until it is parsed: the page is not shown with a
-   * frame still blank. Nor style sheets the markup links for print or another medium than a screen: they change
-   * nothing on screen.
+   * widgets; markup.ts) and the data requests only such scripts made, and what a frame of another site loads
+   * once its document is parsed. Such code arrives on its own schedule and would hold every page by its slowest
+   * part. What it does in the document is seen by the change watch, so an early snapshot it changes is not
+   * returned; what it does after the load returned shows in the next result. A frame is waited for until it is
+   * parsed: the page is not shown with a frame still blank. Nor style sheets the markup links for print or
+   * another medium than a screen: they change nothing on screen.
    */
   awaitedInFlight(): number {
     return this.countShaping((request) => !this.notAwaited.has(request));
@@ -211,9 +216,10 @@ export class Traffic {
   }
 
   /**
-   * A script in the tab's document from a site its markup does not wait for, or a style sheet its markup links
-   * for print or speech (neither known before the markup has been read); a request (not a document) of a parsed
-   * frame from another site than the tab's document; any request of a frame out of view.
+   * A script in the tab's document from a site its markup does not wait for, a data request only such scripts
+   * made, or a style sheet its markup links for print or speech (none known before the markup has been read); a
+   * request (not a document) of a parsed frame from another site than the tab's document; any request of a frame
+   * out of view.
    */
   private isNotWaitedFor(request: Request): boolean {
     const frame = request.frame();
@@ -223,13 +229,21 @@ export class Traffic {
     if (!site) return false;
     if (frame === this.page.mainFrame()) {
       if (!this.markup) return false;
-      if (request.resourceType() === 'stylesheet') return this.markup.offScreenSheets.has(request.url());
-      if (request.resourceType() !== 'script') return false;
-      const scriptSite = siteOfUrl(request.url());
-      return scriptSite !== '' && scriptSite !== site && !this.markup.sites.has(scriptSite);
+      const type = request.resourceType();
+      if (type === 'stylesheet') return this.markup.offScreenSheets.has(request.url());
+      if (type === 'script') return this.othersCode(request.url());
+      // A data request is the code's that made it: an analytics script's collect call is not waited for either.
+      const scripts = type === 'xhr' || type === 'fetch' ? this.initiators.scriptsOf(request.url()) : undefined;
+      return !!scripts?.length && scripts.every((url) => this.othersCode(url));
     }
     const frameSite = siteOfUrl(frame.url()); // none for about:blank or srcdoc: such a frame is the page's own
     return !request.isNavigationRequest() && frameSite !== '' && frameSite !== site && this.parsedFrames.has(frame);
+  }
+
+  /** True for a script of a site the tab's document does not wait for (markup.ts); false for its own or an unknown one. */
+  private othersCode(url: string): boolean {
+    const site = siteOfUrl(url);
+    return site !== '' && site !== this.documentSite && !this.markup!.sites.has(site);
   }
 
   /** Once its markup is read, the main document's scripts and style sheets already in flight are sorted as they would have been. */

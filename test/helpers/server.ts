@@ -118,6 +118,15 @@ const MISBEHAVING: Record<string, (url: URL, res: ServerResponse) => void | Prom
     page(res, 'Blob script', `<h1>Blob script</h1><script>${run}${where}</script>`);
   },
   // A script that loads another (?src=), as an app's bundle loads its chunks.
+  // A page with an analytics tag of another site (?src: /tracker.js there), an image that never loads (so `load`
+  // never fires), and a button of its own that calls the tag's function.
+  '/tagged': (url, res) =>
+    page(res, 'Tagged', `<h1>Tagged</h1><img src="/never" alt="ad"><button onclick="track('own')">Send</button><script async src="${url.searchParams.get('src') ?? ''}"></script>`),
+  // An analytics tag: defines track(), which posts to ?to, and sends one hit when it arrives.
+  '/tracker.js': (url, res) => {
+    const to = JSON.stringify(url.searchParams.get('to') ?? '/never');
+    res.writeHead(200, { 'content-type': 'text/javascript' }).end(`window.track = (what) => fetch(${to} + '&' + what, { method: 'POST', mode: 'no-cors', body: 'hit' }); track('auto');`);
+  },
   '/inserts-script.js': (url, res) => {
     res.writeHead(200, { 'content-type': 'text/javascript' }).end(insertScript(url.searchParams.get('src') ?? ''));
   },

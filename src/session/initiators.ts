@@ -2,8 +2,8 @@
  * Who made a tab's data requests: the scripts on the call stack when the page called `fetch` or
  * `XMLHttpRequest` (Chromium's initiator, from a CDP session of the tab's own). Playwright does not say. The
  * load policy uses it to treat an analytics script's collect call like the script itself: other sites' code is
- * not waited for (traffic.ts; DECISIONS 60, 66). Only the tab's own document: a frame's requests come through
- * a session of their own.
+ * not waited for (traffic.ts; DECISIONS 60, 66). Traffic asks it only about the main document's requests (a
+ * frame's are sorted by whose frame it is), keyed by URL: the latest request to a URL is the one known.
  */
 import type { Page } from 'playwright-core';
 
@@ -15,7 +15,6 @@ interface StackTrace {
 interface RequestWillBeSent {
   request: { url: string };
   type?: string;
-  frameId?: string;
   initiator: { type: string; stack?: StackTrace };
 }
 

@@ -117,7 +117,6 @@ const MISBEHAVING: Record<string, (url: URL, res: ServerResponse) => void | Prom
         : `document.head.appendChild(Object.assign(document.createElement('script'), { src: blob }));`;
     page(res, 'Blob script', `<h1>Blob script</h1><script>${run}${where}</script>`);
   },
-  // A script that loads another (?src=), as an app's bundle loads its chunks.
   // A page with an analytics tag of another site (?src: /tracker.js there), an image that never loads (so `load`
   // never fires), and a button of its own that calls the tag's function.
   '/tagged': (url, res) =>
@@ -127,6 +126,7 @@ const MISBEHAVING: Record<string, (url: URL, res: ServerResponse) => void | Prom
     const to = JSON.stringify(url.searchParams.get('to') ?? '/never');
     res.writeHead(200, { 'content-type': 'text/javascript' }).end(`window.track = (what) => fetch(${to} + '&' + what, { method: 'POST', mode: 'no-cors', body: 'hit' }); track('auto');`);
   },
+  // A script that loads another (?src=), as an app's bundle loads its chunks.
   '/inserts-script.js': (url, res) => {
     res.writeHead(200, { 'content-type': 'text/javascript' }).end(insertScript(url.searchParams.get('src') ?? ''));
   },

@@ -25,8 +25,8 @@ export class Initiators {
   /** URL of a data request -> the script URLs on its stack, newest requests last. */
   private readonly scripts = new Map<string, string[]>();
 
-  /** `onLearned` hears of each data request whose initiator became known, to sort it if it is already in flight. */
-  constructor(page: Page, onLearned: () => void) {
+  /** `onLearned` hears the URL of each data request whose initiator became known, to sort it if it is already in flight. */
+  constructor(page: Page, onLearned: (url: string) => void) {
     void this.attach(page, onLearned);
   }
 
@@ -38,7 +38,7 @@ export class Initiators {
     return this.scripts.get(url);
   }
 
-  private async attach(page: Page, onLearned: () => void): Promise<void> {
+  private async attach(page: Page, onLearned: (url: string) => void): Promise<void> {
     try {
       const session = await page.context().newCDPSession(page);
       session.on('Network.requestWillBeSent', (event: RequestWillBeSent) => {
@@ -48,7 +48,7 @@ export class Initiators {
         this.scripts.delete(event.request.url);
         this.scripts.set(event.request.url, urls);
         if (this.scripts.size > KEPT) this.scripts.delete(this.scripts.keys().next().value!);
-        onLearned();
+        onLearned(event.request.url);
       });
       // Only what the events need: no request bodies kept for this session.
       await session.send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0 });

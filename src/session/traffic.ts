@@ -45,7 +45,7 @@ export class Traffic {
   private readonly initiators: Initiators;
 
   constructor(private readonly page: Page) {
-    this.initiators = new Initiators(page, () => this.sortInFlight());
+    this.initiators = new Initiators(page, (url) => this.sortInFlight((request) => request.url() === url));
     page.on('request', (request) => {
       // blob:, data: and the like come from the tab itself: nothing to wait for, and Playwright may never end them.
       if (!request.isNavigationRequest() && !/^https?:/i.test(request.url())) return;
@@ -271,8 +271,9 @@ export class Traffic {
     this.sortInFlight();
   }
 
-  private sortInFlight(): void {
-    for (const request of this.inflight) if (!this.notAwaited.has(request) && this.isNotWaitedFor(request)) this.notAwaited.add(request);
+  /** Sorts the requests in flight (those `only` picks) again, with what has been learnt since they started. */
+  private sortInFlight(only?: (request: Request) => boolean): void {
+    for (const request of this.inflight) if (!this.notAwaited.has(request) && (!only || only(request)) && this.isNotWaitedFor(request)) this.notAwaited.add(request);
   }
 
   private noteActivity(request: Request): void {

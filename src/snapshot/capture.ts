@@ -209,8 +209,10 @@ async function captureShown(page: Page, secretSelector: string, region: RegionAr
   } finally {
     // The page gets its markup back while the frames are read. Its answer (did the layout move?) is awaited
     // last; the renderer runs the page's scripts in the order they were sent, so any later script or action of
-    // ours comes after it.
-    released = evaluateInPage(page, releaseCapture, { markersKey: MARKERS_KEY, changesKey: CHANGES_KEY }, { releaseElements, ownChanges }).catch(() => false);
+    // ours comes after it. With no marks, no region and no facts there is nothing to take out or to check: no
+    // round trip (the empty record of placed facts is replaced by the next capture's).
+    const release = facts.marked || facts.region || facts.fields.length;
+    released = release ? evaluateInPage(page, releaseCapture, { markersKey: MARKERS_KEY, changesKey: CHANGES_KEY }, { releaseElements, ownChanges }).catch(() => false) : Promise.resolve(false);
   }
   const nodes = (Array.isArray(tree) ? tree : [tree]) as AriaNode[];
   const fields = new Map(facts.fields);

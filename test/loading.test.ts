@@ -342,6 +342,30 @@ describe("whose request it is: the page's, or another site's code", () => {
   });
 });
 
+describe('streams that stay open', () => {
+  for (const how of ['EventSource', 'fetch'] as const) {
+    it(`a live page's event stream (${how}) is not waited for once it has answered: the page shows its first message`, async () => {
+      const path = how === 'fetch' ? '/live?fetch' : '/live';
+      const page = await (await env.browser.page()).context().newPage();
+      try {
+        const traffic = new Traffic(page);
+        await page.goto(env.server.url(path), { waitUntil: 'domcontentloaded' });
+        await expect.poll(() => traffic.pendingRequests().some((request) => request.url().endsWith('/live-events'))).toBe(true);
+        await expect.poll(() => page.locator('#news').textContent()).toBe('Markets open');
+        // Both stay in flight: an image is never waited for, the stream no longer once it has answered.
+        expect(traffic.pendingRequests()).toHaveLength(2);
+        expect(traffic.awaitedInFlight()).toBe(0);
+      } finally {
+        await page.close();
+      }
+      const result = await call(env.browser, 'browser_navigate', { url: env.server.url(path) });
+      expect(result.ok).toBe(true);
+      expect(result.snapshot).toContain('Markets open');
+      expect(result.loading).toMatch(/^2 requests \(127\.0\.0\.1:\d+\)$/);
+    });
+  }
+});
+
 describe('nothing wedges the session', () => {
   it('a document that never answers is a timeout, and the next navigate and click work at once', async () => {
     const browser = createTestToolset({ navigationTimeout: 3_000 });

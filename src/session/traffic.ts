@@ -16,6 +16,11 @@ const SHAPES_THE_PAGE = new Set(['document', 'script', 'stylesheet', 'xhr', 'fet
  */
 const ACTS_THROUGH_SCRIPT = new Set(['script', 'xhr', 'fetch', 'eventsource']);
 
+/** An EventSource, or a fetch answered as one (`text/event-stream`, as chat and live-update pages read theirs). */
+function isEventStream(request: Request, contentType = ''): boolean {
+  return request.resourceType() === 'eventsource' || /^\s*text\/event-stream\b/i.test(contentType);
+}
+
 export class Traffic {
   private readonly inflight = new Set<Request>();
   private lastNetworkActivity = Date.now();
@@ -68,7 +73,11 @@ export class Traffic {
     page.on('requestfinished', done);
     page.on('requestfailed', done);
     page.on('response', (response) => {
-      if (response.request().isNavigationRequest()) this.answeredDocuments.add(response.request());
+      const request = response.request();
+      if (request.isNavigationRequest()) this.answeredDocuments.add(request);
+      // An event stream, once open, stays open for as long as the page lives: waiting for its end would hold
+      // every such page for the whole quiet window. What its messages change is done by script.
+      else if (this.inflight.has(request) && isEventStream(request, response.headers()['content-type'])) this.notAwaited.add(request);
     });
     page.on('framenavigated', (frame) => {
       if (frame !== page.mainFrame()) void this.watchParse(frame);
@@ -120,7 +129,8 @@ export class Traffic {
    * part. What it does in the document is seen by the change watch, so an early snapshot it changes is not
    * returned; what it does after the load returned shows in the next result. A frame is waited for until it is
    * parsed: the page is not shown with a frame still blank. Nor style sheets the markup links for print or
-   * another medium than a screen: they change nothing on screen.
+   * another medium than a screen: they change nothing on screen. Nor an event stream once it has answered: it
+   * never ends.
    */
   awaitedInFlight(): number {
     return this.countShaping((request) => !this.notAwaited.has(request));

@@ -170,6 +170,20 @@ const MISBEHAVING: Record<string, (url: URL, res: ServerResponse) => void | Prom
     await delay(Number(url.searchParams.get('ms') ?? 3000));
     page(res, 'Slow server', '<h1>Finally</h1><button>Go</button>');
   },
+  // A live page: an image that never loads, and an event stream (?fetch: read through fetch) whose first
+  // message it shows; the stream then stays open, sending keep-alive comments, as such streams do.
+  '/live': (url, res) => {
+    const open = url.searchParams.has('fetch')
+      ? `fetch('/live-events').then(async (r) => { const reader = r.body.getReader(); const { value } = await reader.read(); show(new TextDecoder().decode(value).replace(/^data: |\\n/g, '')); })`
+      : `new EventSource('/live-events').onmessage = (event) => show(event.data)`;
+    page(res, 'Live', `<h1>Live</h1><img src="/never" alt="ad"><p id="news"></p><script>const show = (text) => (news.textContent = text); ${open}</script>`);
+  },
+  '/live-events': (_, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    res.write('data: Markets open\n\n');
+    const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), 200);
+    res.on('close', () => clearInterval(keepAlive));
+  },
   '/polls-forever': (_, res) =>
     page(res, 'Poller', `<h1>Live feed</h1><button>Refresh</button><script>const poll = () => fetch('/never?' + Math.random()).catch(() => {}); poll(); setInterval(poll, 200)</script>`),
   '/streamed': async (url, res) => {

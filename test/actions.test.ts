@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -158,6 +158,17 @@ describe('files', () => {
     expect(result.ok).toBe(true);
     expect(result.downloads).toEqual([{ file: 'report.csv', path: join(downloadDir, 'report.csv'), bytes: 26 }]);
     expect(readFileSync(join(downloadDir, 'report.csv'), 'utf8')).toContain('jan,10');
+  });
+
+  it('an address that serves a file is saved and listed by navigate, and the tab keeps its page', async () => {
+    await openWidgets();
+    rmSync(join(downloadDir, 'report.csv'), { force: true });
+    const result = await call(env.browser, 'browser_navigate', { url: env.server.url('/download/report.csv') });
+    expect(result.ok).toBe(true);
+    expect(result.downloads).toEqual([{ file: 'report.csv', path: join(downloadDir, 'report.csv'), bytes: 26 }]);
+    expect(readFileSync(join(downloadDir, 'report.csv'), 'utf8')).toContain('feb,12');
+    expect(result.url).toBe(env.server.url('/fixtures/widgets.html'));
+    expect(result.snapshot).toContain('Download report');
   });
 
   it('uploads files from the upload directory only', async () => {

@@ -169,6 +169,16 @@ describe('navigation errors', () => {
     expect(result.error.snapshot).toContain('404 Not found');
   });
 
+  it('an address that answers 204 No Content fails with navigation_failed, says so, and the tab keeps its page', async () => {
+    await call(env.browser, 'browser_navigate', { url: env.server.url('/fixtures/list.html') });
+    const result = await call(env.browser, 'browser_navigate', { url: env.server.url('/event?from-test') });
+    expect(result.ok).toBe(false);
+    expect(result.error.code).toBe('navigation_failed');
+    expect(result.error.message).toContain('204 No Content');
+    expect(result.error.hint).toContain('still shows the page it showed before');
+    expect((await call(env.browser, 'browser_snapshot', {})).snapshot).toContain('# Products');
+  });
+
   it('a page whose document never finishes arrives as what loaded, says it is still loading, and can be acted on', async () => {
     const slow = createTestToolset({ navigationTimeout: 5_000 });
     try {

@@ -36,7 +36,7 @@ export class PageEvents {
   private blocked: string[] = [];
 
   constructor(
-    page: Page,
+    private readonly page: Page,
     private readonly options: { dialogPolicy: DialogPolicy; downloadDir: () => string },
   ) {
     page.on('dialog', (dialog) => this.onDialog(dialog));
@@ -92,6 +92,18 @@ export class PageEvents {
     const events = this.dialogs;
     this.dialogs = [];
     return events;
+  }
+
+  /**
+   * True when a download has begun since the last `takeDownloads`, or begins within `ms`: a navigation that
+   * turns into a download fails before the download's own event may come.
+   */
+  async downloadBegun(ms: number): Promise<boolean> {
+    if (this.saving.size || this.downloads.length) return true;
+    return this.page.waitForEvent('download', { timeout: ms }).then(
+      () => true,
+      () => false,
+    );
   }
 
   /** Downloads finished (or failed) since the last call; waits for saves in progress. */

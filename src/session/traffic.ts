@@ -94,6 +94,11 @@ export class Traffic {
     return this.document?.method();
   }
 
+  /** The HTTP status the main document's request was answered with; undefined before an answer. */
+  async documentStatus(): Promise<number | undefined> {
+    return (await this.document?.response().catch(() => null))?.status();
+  }
+
   /** True once the main document's bytes have all arrived: a parser still waiting then waits on something else. */
   documentArrived(): boolean {
     return this.document !== undefined && !this.inflight.has(this.document);

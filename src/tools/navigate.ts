@@ -6,7 +6,7 @@ import { isAllowedHost } from '../session/allowlist.js';
 import type { Capture } from '../snapshot/capture.js';
 import type { Deadline } from '../session/deadline.js';
 import { loadPage, type Loaded } from '../session/loading.js';
-import { defineBrowserTool } from './defineTool.js';
+import { defineBrowserTool, type CallContext } from './defineTool.js';
 import { effectsShape, loadingSchema } from './observe.js';
 
 const LOCAL_HOST = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\]|0\.0\.0\.0)(:\d+)?(\/|$)/i;
@@ -53,7 +53,9 @@ export function normalizeUrl(raw: string, config: Pick<ResolvedConfig, 'allowedS
  */
 async function restoreAfterFailedNavigation(page: Page, previousUrl: string, error: unknown, deadline: Deadline): Promise<BrowserToolError> {
   const mapped = toBrowserToolError(error, 'navigate');
-  await page.waitForURL((url) => url.protocol === 'chrome-error:', { waitUntil: 'load', timeout: Math.min(2_000, deadline.forStep()) }).catch(() => {});
+  // An aborted navigation (an empty answer, a cancelled load) shows no error page: nothing to wait for.
+  const aborted = /ERR_ABORTED/.test(mapped.message);
+  if (!aborted) await page.waitForURL((url) => url.protocol === 'chrome-error:', { waitUntil: 'load', timeout: Math.min(2_000, deadline.forStep()) }).catch(() => {});
   if (page.url().startsWith('chrome-error:') && previousUrl && previousUrl !== 'about:blank') {
     await page.goBack({ waitUntil: 'commit', timeout: Math.min(5_000, deadline.forStep()) }).catch(() => {});
   }
@@ -66,6 +68,26 @@ async function restoreAfterFailedNavigation(page: Page, previousUrl: string, err
   });
 }
 
+/** How long a download is looked for after its navigation failed: its event can come over a second later on a busy machine. */
+const DOWNLOAD_EVENT_WAIT_MS = 3_000;
+
+/**
+ * The address served a file, not a page (a PDF, a zip, a CSV; `Content-Disposition: attachment`): the browser
+ * saves it in the downloads folder (PageEvents) and the tab stays on the page it showed.
+ */
+async function savedAsDownload(url: string, { page, refs, session, deadline }: Pick<CallContext, 'page' | 'refs' | 'session' | 'deadline'>) {
+  const events = session.tabs.eventsOf(page);
+  if (!(await events.downloadBegun(Math.min(DOWNLOAD_EVENT_WAIT_MS, deadline.forStep())))) {
+    throw new BrowserToolError('navigation_failed', `${url} is a file to download, and the download did not begin.`, {
+      hint: 'The tab still shows the page it showed before. Retry once; if it fails again, the file cannot be fetched.',
+      retryable: true,
+    });
+  }
+  const downloads = await deadline.race(events.takeDownloads(), `saving the file ${url} serves`);
+  const { capture, formatted } = await refs.snapshot(page);
+  return { url: capture.url, title: capture.title, status: null, snapshot: formatted.text, downloads };
+}
+
 /** A navigation the allowlist stopped part-way (a redirect, a frame): say where it tried to go. */
 function blockedNavigation(url: string, blocked: string[], config: Pick<ResolvedConfig, 'allowedDomains'>, where = 'The tab still shows the page it showed before.'): BrowserToolError {
   return new BrowserToolError('navigation_failed', `${url} led to ${blocked[0]}, which is not in the allowed domains (${config.allowedDomains?.join(', ')}); the request was blocked.`, {
@@ -76,7 +98,7 @@ function blockedNavigation(url: string, blocked: string[], config: Pick<Resolved
 export const navigateTool = defineBrowserTool({
   id: 'browser_navigate',
   description:
-    'Open a URL in the current tab. Returns the final URL, title, HTTP status and a snapshot of the page, whose refs (e12) the other tools act on. It returns as soon as the page is usable; requests still loading are listed.',
+    'Open a URL in the current tab. Returns the final URL, title, HTTP status and a snapshot of the page, whose refs (e12) the other tools act on. It returns as soon as the page is usable; requests still loading are listed. An address that serves a file (a PDF, a zip) is saved instead and listed under downloads; the tab stays on its page.',
   input: z.object({
     url: z.string().describe('The address to open, e.g. https://example.com/login.'),
     waitUntil: z
@@ -91,10 +113,12 @@ export const navigateTool = defineBrowserTool({
     snapshot: z.string().describe('The page as text; act on it by ref. Empty while a dialog blocks the page.'),
     loading: loadingSchema,
     dialogs: effectsShape.dialogs,
+    downloads: effectsShape.downloads,
   },
   budget: 'page',
   validate: ({ url }, config) => void normalizeUrl(url, config),
-  async handle({ url, waitUntil }, { page, refs, config, session, deadline }) {
+  async handle({ url, waitUntil }, call) {
+    const { page, refs, config, session, deadline } = call;
     const target = normalizeUrl(url, config);
     const previousUrl = page.url();
     const events = session.tabs.eventsOf(page);
@@ -108,6 +132,12 @@ export const navigateTool = defineBrowserTool({
       const blocked = events.takeBlocked();
       if (blocked.length) throw blockedNavigation(target, blocked, config);
       const message = error instanceof Error ? error.message : String(error);
+      if (/Download is starting/.test(message)) return await savedAsDownload(target, call);
+      if (/net::ERR_ABORTED/.test(message) && (await events.traffic.documentStatus()) === 204) {
+        throw new BrowserToolError('navigation_failed', `${target} answered HTTP 204 No Content: it has no page to show.`, {
+          hint: 'The address is an endpoint, not a page (an API call, a tracking link). The tab still shows the page it showed before; open a page instead.',
+        });
+      }
       if (/net::ERR_/.test(message)) throw await restoreAfterFailedNavigation(page, previousUrl, error, deadline);
       throw error;
     }

@@ -461,6 +461,54 @@ describe('nothing wedges the session', () => {
     expect(soon.error.code).toBe('timeout');
   });
 
+  it('a click on a link whose server never answers is a timeout that says so; the load is stopped and the page still acts', async () => {
+    const browser = createTestToolset({ navigationTimeout: 3_000 });
+    try {
+      const page = await call(browser, 'browser_navigate', { url: env.server.url('/dead-links') });
+      const click = await call(browser, 'browser_click', { ref: refOf(page.snapshot, 'link', 'Dead link') });
+      expect(click.ok).toBe(false);
+      expect(click.error.code).toBe('timeout');
+      expect(click.error.message).toMatch(/^The action started loading http:\/\/127\.0\.0\.1:\d+\/no-answer, whose server sent no page within 3 s; the load was stopped\.$/);
+      const next = await call(browser, 'browser_click', { ref: refOf(page.snapshot, 'button', 'Still here') });
+      expect(next.ok).toBe(true);
+      expect(next.changes).toContain('Clicked');
+      expect(next.url).toBe(env.server.url('/dead-links'));
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('a click that opens a tab on a server that never answers: that tab is closed, the result says so, and the page still acts', async () => {
+    const browser = createTestToolset({ navigationTimeout: 3_000 });
+    try {
+      const page = await call(browser, 'browser_navigate', { url: env.server.url('/dead-links') });
+      const click = await call(browser, 'browser_click', { ref: refOf(page.snapshot, 'link', 'Dead tab') });
+      expect(click.ok).toBe(false);
+      expect(click.error.code).toBe('timeout');
+      expect(click.error.message).toMatch(/^The action opened a new tab for http:\/\/127\.0\.0\.1:\d+\/no-answer\?tab, whose server sent no page within 3 s; that tab was closed\.$/);
+      const tabs = await call(browser, 'browser_tabs', { action: 'list' });
+      expect(tabs.tabs).toHaveLength(1);
+      const next = await call(browser, 'browser_click', { ref: refOf(page.snapshot, 'button', 'Still here') });
+      expect(next.ok).toBe(true);
+      expect(next.changes).toContain('Clicked');
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('a click on a link to a server slower than the action timeout, but within the navigation timeout, opens that page', async () => {
+    const browser = createTestToolset({ timeout: 1_000, navigationTimeout: 10_000 });
+    try {
+      const page = await call(browser, 'browser_navigate', { url: env.server.url('/dead-links') });
+      const click = await call(browser, 'browser_click', { ref: refOf(page.snapshot, 'link', 'Slow link') });
+      expect(click.ok).toBe(true);
+      expect(click.navigated).toBe(true);
+      expect(click.snapshot).toContain('# Finally');
+    } finally {
+      await browser.close();
+    }
+  });
+
   it('a navigation an earlier call left pending (a slow click, a tab opened on a slow server) never breaks the next one', async () => {
     const browser = createTestToolset({ navigationTimeout: 3_000, allowEvaluate: true });
     try {

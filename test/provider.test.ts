@@ -188,6 +188,20 @@ it('a person’s click in the live view reaches the page, and the thread’s nex
   await expect(browser.injectKeyboardEvent({ type: 'keyDown', key: 'a' }, 'never-used')).rejects.toThrow(/no active target/i);
 });
 
+it('Studio’s address bar opens a page by the load policy: a stuck image does not hold it, a dead server is a timeout and leaves the tab usable', async () => {
+  browser.setCurrentThread('address-bar');
+  try {
+    await browser.navigateTo(server.url('/stuck-image'));
+    const page = (await browser.getActivePage('address-bar'))!;
+    expect(page.url()).toBe(server.url('/stuck-image'));
+    await expect(browser.navigateTo(server.url('/no-answer'))).rejects.toMatchObject({ code: 'timeout' });
+    await browser.navigateTo(server.url('/fixtures/page-b.html'));
+    expect(await page.title()).toBe('Page B');
+  } finally {
+    browser.setCurrentThread(undefined);
+  }
+});
+
 it('closeThreadSession closes that thread’s context, ends its live view and tells Studio', async () => {
   await agentWith([navigate('/fixtures/page-b.html')]).agent.generate('Open page B.', { maxSteps: 3, memory: { thread: 'closing', resource: 'ada' } });
   const context = (await browser.getActivePage('closing'))!.context();

@@ -23,6 +23,8 @@ import {
 import type { InputProcessor, InputProcessorOrWorkflow } from '@mastra/core/processors';
 import type { Page } from 'playwright-core';
 import type { BrowserToolsetConfig } from '../config.js';
+import { Deadline } from '../session/deadline.js';
+import { loadPage } from '../session/loading.js';
 import type { BrowserSession } from '../session/session.js';
 import { BrowserToolset, type BrowserTools } from '../toolset.js';
 import { BrowserStateProcessor } from './context.js';
@@ -189,11 +191,15 @@ export class ToolsetBrowser extends MastraBrowser {
     return this.lastStates.get(key) ?? (key === 'default' ? this.lastBrowserState : undefined);
   }
 
-  /** Opens a URL in the current thread's active tab, outside any tool call (the next result will say the page changed). */
+  /**
+   * Opens a URL in the current thread's active tab, outside any tool call (the next result will say the page
+   * changed), by the tools' load policy: it returns once the page is usable, and a server that never answers is a
+   * `timeout` whose load is stopped.
+   */
   override async navigateTo(url: string): Promise<void> {
-    const key = this.keyOf(this.getCurrentThread());
-    const page = this.toolset.sessions.peek(key)?.tabs.current ?? (await this.toolset.page(key));
-    await page.goto(url, { timeout: this.toolset.config.navigationTimeout });
+    const { session } = await this.toolset.sessions.get(this.keyOf(this.getCurrentThread()));
+    const page = session.tabs.current ?? (await session.activePage()).page;
+    await loadPage(page, url, session.tabs.eventsOf(page).traffic, new Deadline(this.toolset.config.navigationTimeout, 'navigate'), this.toolset.config);
   }
 
   /**

@@ -4,8 +4,6 @@
  * tracker or font then costs half a second at most, not a timeout, and a tag manager's scripts from other sites
  * cost nothing; what is still in flight is reported in one line, not as an error. `timeout` is kept for the
  * document itself not arriving.
- *
- * Also here: the moves that keep a tab usable when a load or a script wedges it.
  */
 import type { Frame, Page, Request, Response } from 'playwright-core';
 import type { ResolvedConfig } from '../config.js';
@@ -16,6 +14,7 @@ import { warmCapture } from '../snapshot/warmUp.js';
 import { stage, stageSync } from '../stages.js';
 import { sleep, type Deadline } from './deadline.js';
 import { hostOf } from './sites.js';
+import { stopLoading } from './unstick.js';
 import type { Traffic } from './traffic.js';
 
 export type WaitUntil = 'load' | 'domcontentloaded' | 'networkidle' | 'commit';
@@ -292,30 +291,4 @@ export async function loadPage<T = never>(
   }
   if (waitUntil) return { response, parsed: true };
   return { response, ...(await settle(page, traffic, deadline, config.settle, early)) };
-}
-
-/** True when the tab runs a trivial script within `ms`: a hung renderer (an endless loop) does not. */
-export async function responds(page: Page, ms: number): Promise<boolean> {
-  const answer = page.evaluate('1').then(
-    () => true,
-    () => false,
-  );
-  return Promise.race([answer, sleep(ms).then(() => false)]);
-}
-
-/** Stops a load in progress (Chromium's stop button). A tab wedged by a load answers again at once. */
-export async function stopLoading(page: Page): Promise<void> {
-  if (page.isClosed()) return;
-  try {
-    const cdp = await page.context().newCDPSession(page);
-    await Promise.race([cdp.send('Page.stopLoading'), sleep(2_000)]);
-    void cdp.detach().catch(() => {});
-  } catch {
-    // not Chromium, or the tab is gone: nothing to stop
-  }
-}
-
-/** Closes a tab without running its unload handlers, and without waiting on a renderer that may be hung. */
-export async function closeQuickly(page: Page): Promise<void> {
-  await Promise.race([page.close({ runBeforeUnload: false }).catch(() => {}), sleep(3_000)]);
 }

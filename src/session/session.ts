@@ -16,7 +16,7 @@ import { RefManager } from '../refs.js';
 import { LISTENERS_INIT_SCRIPT } from '../snapshot/listeners.js';
 import { installAllowlist } from './allowlist.js';
 import { Deadline } from './deadline.js';
-import { responds, stopLoading } from './loading.js';
+import { responds, stopLoading } from './unstick.js';
 import { Tabs } from './tabs.js';
 
 export interface ActivePage {

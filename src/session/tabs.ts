@@ -7,7 +7,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import type { ResolvedConfig } from '../config.js';
 import { BrowserToolError } from '../errors.js';
 import { warmUpCaptures } from '../snapshot/warmUp.js';
-import { closeQuickly, stopLoading } from './loading.js';
+import { closeQuickly, stopLoading } from './unstick.js';
 import { PageEvents } from './pageEvents.js';
 
 export interface TabInfo {

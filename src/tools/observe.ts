@@ -5,8 +5,10 @@
  */
 import type { Frame, Page, Request } from 'playwright-core';
 import { z } from 'zod';
+import { BrowserToolError } from '../errors.js';
 import { sleep } from '../session/deadline.js';
 import { settle } from '../session/loading.js';
+import { closeUnbornTabs, stopLoading } from '../session/unstick.js';
 import { currentDocumentId, type Capture } from '../snapshot/capture.js';
 import { diffCaptures } from '../snapshot/diff.js';
 import { stageSync } from '../stages.js';
@@ -55,11 +57,13 @@ type EffectsSchema = z.ZodObject<typeof effectsShape>;
 export type Effects = z.infer<EffectsSchema>;
 
 /**
- * Watches the main frame for a navigation during an action. Listeners are attached before the
- * action runs so that a fast page cannot finish loading before we look.
+ * Watches the main frame for a navigation during an action, and the context for a tab the action opens.
+ * Listeners are attached before the action runs so that a fast page cannot finish loading before we look.
  */
 function watchNavigation(page: Page) {
   let request: Request | undefined;
+  /** The first document of a tab the action opened: Playwright shows the tab only once it has committed. */
+  let tabRequest: Request | undefined;
   let settled = false;
   let wake: () => void = () => {};
   const done = () => {
@@ -68,6 +72,9 @@ function watchNavigation(page: Page) {
   };
   const onRequest = (r: Request) => {
     if (!request && r.isNavigationRequest() && r.frame() === page.mainFrame()) request = r;
+  };
+  const onContextRequest = (r: Request) => {
+    if (!tabRequest && r.isNavigationRequest() && !frameKnown(r)) tabRequest = r;
   };
   // The new document committed: from here the load policy decides when the page is usable.
   const onNavigated = (frame: Frame) => {
@@ -84,6 +91,7 @@ function watchNavigation(page: Page) {
     if (r === request) setTimeout(done, 500);
   };
   page.on('request', onRequest);
+  page.context().on('request', onContextRequest);
   page.on('framenavigated', onNavigated);
   page.on('requestfailed', onFailed);
   page.on('requestfinished', onFinished);
@@ -91,10 +99,15 @@ function watchNavigation(page: Page) {
   page.on('close', done);
   return {
     started: () => request !== undefined,
+    /** The address of a navigation that began and has neither committed nor ended: its document has not come. */
+    stillWaiting: () => (request && !settled ? request.url() : undefined),
+    /** The address of a tab the action opened, once its first document was asked for. */
+    tabOpening: () => tabRequest?.url(),
     /** Resolves when the navigation committed a document, failed, or `timeout` passed. */
     committed: (timeout: number) => (settled ? Promise.resolve() : Promise.race([new Promise<void>((resolve) => (wake = resolve)), sleep(timeout)])),
     stop: () => {
       page.off('request', onRequest);
+      page.context().off('request', onContextRequest);
       page.off('framenavigated', onNavigated);
       page.off('requestfailed', onFailed);
       page.off('requestfinished', onFinished);
@@ -102,6 +115,45 @@ function watchNavigation(page: Page) {
       page.off('close', done);
     },
   };
+}
+
+/** False for the first document of a tab Playwright does not show yet (its frame does not exist for it). */
+function frameKnown(request: Request): boolean {
+  try {
+    request.frame();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Resolves with the tab `page` opens next, or undefined after `ms`. */
+function nextPopup(page: Page): { within(ms: number): Promise<Page | undefined>; stop(): void } {
+  let opened: Page | undefined;
+  let wake: () => void = () => {};
+  const onPopup = (popup: Page) => {
+    opened ??= popup;
+    wake();
+  };
+  page.on('popup', onPopup);
+  return {
+    within: async (ms) => {
+      if (!opened) await Promise.race([new Promise<void>((resolve) => (wake = resolve)), sleep(ms)]);
+      return opened;
+    },
+    stop: () => page.off('popup', onPopup),
+  };
+}
+
+/** The error for an action whose new page, in this tab or a new one, never came. */
+function documentNeverCame(url: string, seconds: number, inNewTab: boolean): BrowserToolError {
+  return new BrowserToolError(
+    'timeout',
+    inNewTab
+      ? `The action opened a new tab for ${url}, whose server sent no page within ${seconds} s; that tab was closed.`
+      : `The action started loading ${url}, whose server sent no page within ${seconds} s; the load was stopped.`,
+    { hint: 'The server is slow or down. This tab still shows the page it showed before, and its refs still work. Retry once, or try another way.' },
+  );
 }
 
 /** Fields the browser refused on submit (`:user-invalid`), named as a person would. */
@@ -132,8 +184,9 @@ export async function observeAction(call: CallContext, action: () => Promise<unk
   const before: Capture | undefined = refs.lastCapture(page, documentBefore) ?? (await refs.snapshot(page).catch(() => undefined))?.capture;
 
   session.tabs.takePopups(); // anything opened earlier is reported by the tool call's notices, not as this action's tab
-  const popup = options.expectPopup ? page.waitForEvent('popup', { timeout: deadline.forStep() }).catch(() => undefined) : undefined;
+  const popup = nextPopup(page);
   const navigation = watchNavigation(page);
+  const seconds = Math.round(config.navigationTimeout / 1000);
   try {
     const outcome = await events.unlessDialogOpens(action());
     if (outcome.dialog) return { url: page.url(), navigated: false, dialogs: events.takeDialogs() };
@@ -143,10 +196,21 @@ export async function observeAction(call: CallContext, action: () => Promise<unk
       // The action led to a new page: it gets the time a navigation gets.
       deadline.extend(config.navigationTimeout);
       await navigation.committed(deadline.forStep());
+      const waiting = navigation.stillWaiting();
+      if (waiting) {
+        await stopLoading(page);
+        throw documentNeverCame(waiting, seconds, false);
+      }
     }
-    if (popup) await popup;
+    const opening = navigation.tabOpening();
+    if (opening) deadline.extend(config.navigationTimeout); // its first page gets the time a navigation gets
+    if (opening || options.expectPopup) {
+      const opened = await popup.within(deadline.forStep());
+      if (!opened && opening && (await closeUnbornTabs(page))) throw documentNeverCame(opening, seconds, true);
+    }
   } finally {
     navigation.stop();
+    popup.stop();
   }
 
   const effects: Effects = { url: page.isClosed() ? '' : page.url(), navigated: false };

@@ -37,7 +37,7 @@ export const selectTool = defineBrowserTool({
       if (native) {
         const choice = labels ? labels.map((label) => ({ label })) : values ? values.map((value) => ({ value })) : [{ index: index! }];
         try {
-          chosen = await locator.selectOption(choice, { timeout });
+          chosen = await locator.selectOption(choice, { timeout, noWaitAfter: true });
         } catch {
           const options = optionLabels!.map(([, label]) => label);
           throw new BrowserToolError('invalid_input', `No such option in ${target.label}. Its options are: ${options.map((o) => JSON.stringify(o)).join(', ')}.`, {
@@ -60,7 +60,7 @@ export const selectTool = defineBrowserTool({
             hint: 'Use one of the listed labels exactly, or type into the combobox to filter it first.',
           });
         }
-        await option.click({ timeout });
+        await option.click({ timeout, noWaitAfter: true });
       }
     });
 

@@ -196,6 +196,13 @@ const MISBEHAVING: Record<string, (url: URL, res: ServerResponse) => void | Prom
     }
     res.end('<button>Done reading</button>');
   },
+  // Links to a server that never answers, in this tab and in a new one, one to a slow server, and a button.
+  '/dead-links': (_, res) =>
+    page(
+      res,
+      'Dead links',
+      `<h1>Dead links</h1><a href="/no-answer">Dead link</a> <a href="/no-answer?tab" target="_blank">Dead tab</a> <a href="/slow-first-byte?ms=2500">Slow link</a> <button onclick="this.textContent = 'Clicked'">Still here</button>`,
+    ),
   '/busy': (_, res) => page(res, 'Busy', `<h1>Busy page</h1><button onclick="while (true) {}">Freeze</button><a href="/fixtures/page-a.html">Page A</a>`),
   '/redirect': (url, res) => {
     res.writeHead(302, { location: url.searchParams.get('to') ?? '/' }).end();

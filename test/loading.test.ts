@@ -496,6 +496,23 @@ describe('nothing wedges the session', () => {
     }
   });
 
+  it('going back to a page whose server no longer answers is a timeout that says so; the tab keeps its page, which still acts', async () => {
+    const browser = createTestToolset({ navigationTimeout: 3_000 });
+    try {
+      await call(browser, 'browser_navigate', { url: env.server.url(`/answers-once?key=history-${Date.now()}`) }); // a new key on a retry
+      const page = await call(browser, 'browser_navigate', { url: env.server.url('/dead-links') });
+      const back = await call(browser, 'browser_history', { action: 'back' });
+      expect(back.ok).toBe(false);
+      expect(back.error.code).toBe('timeout');
+      expect(back.error.message).toMatch(/^The action started loading http:\/\/127\.0\.0\.1:\d+\/answers-once\?key=history-\d+, whose server sent no page within 3 s; the load was stopped\.$/);
+      const next = await call(browser, 'browser_click', { ref: refOf(page.snapshot, 'button', 'Still here') });
+      expect(next.ok).toBe(true);
+      expect(next.changes).toContain('Clicked');
+    } finally {
+      await browser.close();
+    }
+  });
+
   it('a click on a link to a server slower than the action timeout, but within the navigation timeout, opens that page', async () => {
     const browser = createTestToolset({ timeout: 1_000, navigationTimeout: 10_000 });
     try {

@@ -5,7 +5,7 @@
  */
 import type { Frame, Page, Request } from 'playwright-core';
 import { z } from 'zod';
-import { BrowserToolError } from '../errors.js';
+import { BrowserToolError, toBrowserToolError } from '../errors.js';
 import { sleep } from '../session/deadline.js';
 import { settle } from '../session/loading.js';
 import { closeUnbornTabs, stopLoading } from '../session/unstick.js';
@@ -188,7 +188,13 @@ export async function observeAction(call: CallContext, action: () => Promise<unk
   const navigation = watchNavigation(page);
   const seconds = Math.round(config.navigationTimeout / 1000);
   try {
-    const outcome = await events.unlessDialogOpens(action());
+    const outcome = await events.unlessDialogOpens(action()).catch(async (error: unknown) => {
+      // The action itself waited for its page (history, reload) and gave up: the same ending as below.
+      const waiting = navigation.stillWaiting();
+      if (!waiting || toBrowserToolError(error).code !== 'timeout') throw error;
+      await stopLoading(page);
+      throw documentNeverCame(waiting, seconds, false);
+    });
     if (outcome.dialog) return { url: page.url(), navigated: false, dialogs: events.takeDialogs() };
     // Clicks and Enter start navigations asynchronously; give them a moment to begin.
     await sleep(80);

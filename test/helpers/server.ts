@@ -67,6 +67,9 @@ const defineCard = (html: string) =>
 /** Script that inserts a script element loading `src`, as a tag manager's snippet or an app's loader does. */
 const insertScript = (src: string) => `document.head.appendChild(Object.assign(document.createElement('script'), { src: ${JSON.stringify(src)} }))`;
 
+/** Keys `/answers-once` has answered. */
+const answeredOnce = new Set<string>();
+
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -195,6 +198,13 @@ const MISBEHAVING: Record<string, (url: URL, res: ServerResponse) => void | Prom
       res.write(`<p>Part ${part}</p>`);
     }
     res.end('<button>Done reading</button>');
+  },
+  // A page whose server answers the first request for each ?key, and never again (kept out of the back-forward cache).
+  '/answers-once': (url, res) => {
+    const key = url.searchParams.get('key') ?? '';
+    if (answeredOnce.has(key)) return;
+    answeredOnce.add(key);
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end('<!doctype html><title>Once</title><h1>Answered once</h1>');
   },
   // Links to a server that never answers, in this tab and in a new one, one to a slow server, and a button.
   '/dead-links': (_, res) =>

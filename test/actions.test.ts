@@ -171,6 +171,18 @@ describe('files', () => {
     expect(result.snapshot).toContain('Download report');
   });
 
+  it('a file still downloading when navigate runs out of time is a timeout that says it goes on being saved', async () => {
+    const browser = createTestToolset({ navigationTimeout: 2_000, downloadDir });
+    try {
+      const result = await call(browser, 'browser_navigate', { url: env.server.url('/download/large.bin') });
+      expect(result.ok).toBe(false);
+      expect(result.error.code).toBe('timeout');
+      expect(result.error.message).toContain('is a file, still downloading');
+    } finally {
+      await browser.close();
+    }
+  });
+
   it('uploads files from the upload directory only', async () => {
     const snap = await openWidgets();
     const input = refOf(snap, 'button', 'Attachment');

@@ -32,11 +32,11 @@ export async function closeQuickly(page: Page): Promise<void> {
 }
 
 /**
- * Closes the tabs `opener` opened whose first page has not arrived. Playwright shows a new tab only once its
- * first document commits, so such a tab cannot be reached any other way; Chromium lists it with no URL yet.
- * Returns how many were closed.
+ * Counts the tabs `opener` opened whose first page has not arrived, and closes them when `close` is set.
+ * Playwright shows a new tab only once its first document commits, so such a tab cannot be reached any other
+ * way; Chromium lists it with no URL yet.
  */
-export async function closeUnbornTabs(opener: Page): Promise<number> {
+export async function unbornTabs(opener: Page, { close = false } = {}): Promise<number> {
   if (opener.isClosed()) return 0;
   try {
     const cdp = await opener.context().newCDPSession(opener);
@@ -44,7 +44,7 @@ export async function closeUnbornTabs(opener: Page): Promise<number> {
       const self = (await cdp.send('Target.getTargetInfo')).targetInfo.targetId;
       const { targetInfos } = await cdp.send('Target.getTargets');
       const unborn = targetInfos.filter((target) => target.type === 'page' && target.openerId === self && target.url === '');
-      await Promise.all(unborn.map((target) => cdp.send('Target.closeTarget', { targetId: target.targetId }).catch(() => {})));
+      if (close) await Promise.all(unborn.map((target) => cdp.send('Target.closeTarget', { targetId: target.targetId }).catch(() => {})));
       return unborn.length;
     } finally {
       void cdp.detach().catch(() => {});

@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { BrowserToolError, toBrowserToolError } from '../errors.js';
 import { isAllowedHost } from '../session/allowlist.js';
 import type { Capture } from '../snapshot/capture.js';
-import type { Deadline } from '../session/deadline.js';
+import { DeadlineExceeded, type Deadline } from '../session/deadline.js';
 import { loadPage, type Loaded } from '../session/loading.js';
 import { defineBrowserTool, type CallContext } from './defineTool.js';
 import { effectsShape, loadingSchema } from './observe.js';
@@ -83,7 +83,13 @@ async function savedAsDownload(url: string, { page, refs, session, deadline }: P
       retryable: true,
     });
   }
-  const downloads = await deadline.race(events.takeDownloads(), `saving the file ${url} serves`);
+  // Ends before the call's own deadline, so that this answer, not a generic one, is given.
+  const downloads = await deadline.race(events.takeDownloads(), deadline.what, deadline.forStep()).catch((error: unknown) => {
+    if (!(error instanceof DeadlineExceeded)) throw error;
+    throw new BrowserToolError('timeout', `${url} is a file, still downloading when this call's time ran out; it goes on being saved in the downloads folder.`, {
+      hint: 'The file is large or the server slow. The tab still shows the page it showed before.',
+    });
+  });
   const { capture, formatted } = await refs.snapshot(page);
   return { url: capture.url, title: capture.title, status: null, snapshot: formatted.text, downloads };
 }

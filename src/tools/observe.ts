@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { BrowserToolError, toBrowserToolError } from '../errors.js';
 import { sleep } from '../session/deadline.js';
 import { settle } from '../session/loading.js';
-import { closeUnbornTabs, stopLoading } from '../session/unstick.js';
+import { stopLoading, unbornTabs } from '../session/unstick.js';
 import { currentDocumentId, type Capture } from '../snapshot/capture.js';
 import { diffCaptures } from '../snapshot/diff.js';
 import { stageSync } from '../stages.js';
@@ -74,7 +74,7 @@ function watchNavigation(page: Page) {
     if (!request && r.isNavigationRequest() && r.frame() === page.mainFrame()) request = r;
   };
   const onContextRequest = (r: Request) => {
-    if (!tabRequest && r.isNavigationRequest() && !frameKnown(r)) tabRequest = r;
+    if (!tabRequest && r.isNavigationRequest() && !r.serviceWorker() && !frameKnown(r)) tabRequest = r;
   };
   // The new document committed: from here the load policy decides when the page is usable.
   const onNavigated = (frame: Frame) => {
@@ -127,8 +127,8 @@ function frameKnown(request: Request): boolean {
   }
 }
 
-/** Resolves with the tab `page` opens next, or undefined after `ms`. */
-function nextPopup(page: Page): { within(ms: number): Promise<Page | undefined>; stop(): void } {
+/** The tab `page` opens next: `within(ms)` resolves with it, or undefined after `ms`. */
+function nextPopup(page: Page): { opened(): boolean; within(ms: number): Promise<Page | undefined>; stop(): void } {
   let opened: Page | undefined;
   let wake: () => void = () => {};
   const onPopup = (popup: Page) => {
@@ -137,6 +137,7 @@ function nextPopup(page: Page): { within(ms: number): Promise<Page | undefined>;
   };
   page.on('popup', onPopup);
   return {
+    opened: () => opened !== undefined,
     within: async (ms) => {
       if (!opened) await Promise.race([new Promise<void>((resolve) => (wake = resolve)), sleep(ms)]);
       return opened;
@@ -208,11 +209,14 @@ export async function observeAction(call: CallContext, action: () => Promise<unk
         throw documentNeverCame(waiting, seconds, false);
       }
     }
+    // A tab still waiting for its first page (Chromium lists it; Playwright does not yet): it gets the time a
+    // navigation gets, and is closed if its page does not come.
     const opening = navigation.tabOpening();
-    if (opening) deadline.extend(config.navigationTimeout); // its first page gets the time a navigation gets
-    if (opening || options.expectPopup) {
+    const unborn = opening !== undefined && !popup.opened() && (await unbornTabs(page)) > 0;
+    if (unborn) deadline.extend(config.navigationTimeout);
+    if (unborn || options.expectPopup) {
       const opened = await popup.within(deadline.forStep());
-      if (!opened && opening && (await closeUnbornTabs(page))) throw documentNeverCame(opening, seconds, true);
+      if (!opened && unborn && (await unbornTabs(page, { close: true }))) throw documentNeverCame(opening, seconds, true);
     }
   } finally {
     navigation.stop();

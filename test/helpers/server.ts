@@ -268,6 +268,12 @@ export async function startServer(): Promise<TestServer> {
       res.write(`<img src="/never">`);
       return;
     }
+    if (path === '/download/large.bin') {
+      // A large file on a slow server: its first bytes, then nothing for as long as the test runs.
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-disposition': 'attachment; filename="large.bin"', 'content-length': '100000000' });
+      res.write(Buffer.alloc(1024));
+      return;
+    }
     if (path === '/download/report.csv') {
       res.writeHead(200, { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="report.csv"' }).end('month,sales\njan,10\nfeb,12\n');
       return;

@@ -478,6 +478,19 @@ describe('nothing wedges the session', () => {
     }
   });
 
+  it('choosing a page in a jump menu whose server never answers is a timeout that says so, not a missing option', async () => {
+    const browser = createTestToolset({ navigationTimeout: 3_000 });
+    try {
+      const page = await call(browser, 'browser_navigate', { url: env.server.url('/dead-links') });
+      const chosen = await call(browser, 'browser_select', { ref: refOf(page.snapshot, 'combobox', 'Jump to'), labels: ['Dead page'] });
+      expect(chosen.ok).toBe(false);
+      expect(chosen.error.code).toBe('timeout');
+      expect(chosen.error.message).toMatch(/^The action started loading http:\/\/127\.0\.0\.1:\d+\/no-answer\?menu, whose server sent no page within 3 s; the load was stopped\.$/);
+    } finally {
+      await browser.close();
+    }
+  });
+
   it('a click that opens a tab on a server that never answers: that tab is closed, the result says so, and the page still acts', async () => {
     const browser = createTestToolset({ navigationTimeout: 3_000 });
     try {

@@ -21,7 +21,7 @@ export const checkTool = defineBrowserTool({
     const target = await resolveTarget(call, ref, 'check');
     await ensureVisible(target.locator, target.label);
     await ensureEnabled(target.locator, target.label);
-    const effects = await observeAction(call, () => target.locator.setChecked(checked, { timeout: call.deadline.forStep(), noWaitAfter: true }));
+    const effects = await observeAction(call, () => target.locator.setChecked(checked, { timeout: call.deadline.forStep() }));
     return { ref: target.ref, checked: await target.locator.isChecked().catch(() => checked), ...effects };
   },
 });

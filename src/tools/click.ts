@@ -36,7 +36,7 @@ export const clickTool = defineBrowserTool({
         return !!link && !!link.target && !['_self', '_top', '_parent'].includes(link.target.toLowerCase());
       })
       .catch(() => false);
-    const effects = await observeAction(call, () => target.locator.click({ button, clickCount, modifiers, timeout: call.deadline.forStep(), noWaitAfter: true }), {
+    const effects = await observeAction(call, () => target.locator.click({ button, clickCount, modifiers, timeout: call.deadline.forStep() }), {
       checkValidation: true,
       expectPopup: opensTab && !modifiers?.length && (button ?? 'left') === 'left',
     });

@@ -62,6 +62,7 @@ export type Effects = z.infer<EffectsSchema>;
  */
 function watchNavigation(page: Page) {
   let request: Request | undefined;
+  let requestedAt = 0;
   /** The first document of a tab the action opened: Playwright shows the tab only once it has committed. */
   let tabRequest: Request | undefined;
   let settled = false;
@@ -71,7 +72,9 @@ function watchNavigation(page: Page) {
     wake();
   };
   const onRequest = (r: Request) => {
-    if (!request && r.isNavigationRequest() && r.frame() === page.mainFrame()) request = r;
+    if (request || !r.isNavigationRequest() || r.frame() !== page.mainFrame()) return;
+    request = r;
+    requestedAt = Date.now();
   };
   const onContextRequest = (r: Request) => {
     if (!tabRequest && r.isNavigationRequest() && !r.serviceWorker() && !frameKnown(r)) tabRequest = r;
@@ -99,6 +102,8 @@ function watchNavigation(page: Page) {
   page.on('close', done);
   return {
     started: () => request !== undefined,
+    /** What is left of `ms` since the navigation's request began. */
+    timeLeft: (ms: number) => Math.max(0, ms - (Date.now() - requestedAt)),
     /** The address of a navigation that began and has neither committed nor ended: its document has not come. */
     stillWaiting: () => (request && !settled ? request.url() : undefined),
     /** The address of a tab the action opened, once its first document was asked for. */
@@ -189,20 +194,20 @@ export async function observeAction(call: CallContext, action: () => Promise<unk
   const navigation = watchNavigation(page);
   const seconds = Math.round(config.navigationTimeout / 1000);
   try {
-    const outcome = await events.unlessDialogOpens(action()).catch(async (error: unknown) => {
-      // The action itself waited for its page (history, reload) and gave up: the same ending as below.
-      const waiting = navigation.stillWaiting();
-      if (!waiting || toBrowserToolError(error).code !== 'timeout') throw error;
-      await stopLoading(page);
-      throw documentNeverCame(waiting, seconds, false);
+    const outcome = await events.unlessDialogOpens(action()).catch((error: unknown) => {
+      // The action waited for the page it started under its own time (Playwright's click waits for the commit;
+      // history moves wait too) and ran out: the page gets what is left of a navigation's time below.
+      if (navigation.stillWaiting() && toBrowserToolError(error).code === 'timeout') return { dialog: false as const };
+      throw error;
     });
     if (outcome.dialog) return { url: page.url(), navigated: false, dialogs: events.takeDialogs() };
     // Clicks and Enter start navigations asynchronously; give them a moment to begin.
     await sleep(80);
     if (navigation.started()) {
-      // The action led to a new page: it gets the time a navigation gets.
-      deadline.extend(config.navigationTimeout);
-      await navigation.committed(deadline.forStep());
+      // The action led to a new page: it gets the time a navigation gets, counted from the page's request.
+      const left = navigation.timeLeft(config.navigationTimeout);
+      deadline.extend(left);
+      await navigation.committed(Math.min(left, deadline.forStep()));
       const waiting = navigation.stillWaiting();
       if (waiting) {
         await stopLoading(page);

@@ -37,8 +37,12 @@ export const selectTool = defineBrowserTool({
       if (native) {
         const choice = labels ? labels.map((label) => ({ label })) : values ? values.map((value) => ({ value })) : [{ index: index! }];
         try {
-          chosen = await locator.selectOption(choice, { timeout, noWaitAfter: true });
-        } catch {
+          chosen = await locator.selectOption(choice, { timeout });
+        } catch (error) {
+          // When every option asked for exists, the failure is elsewhere (a jump menu whose page did not come).
+          const exists = (c: { index?: number; label?: string; value?: string }) =>
+            c.index !== undefined ? c.index < optionLabels!.length : optionLabels!.some(([value, label]) => (c.label !== undefined ? label === c.label : value === c.value));
+          if (choice.every(exists)) throw error;
           const options = optionLabels!.map(([, label]) => label);
           throw new BrowserToolError('invalid_input', `No such option in ${target.label}. Its options are: ${options.map((o) => JSON.stringify(o)).join(', ')}.`, {
             hint: 'Use one of the listed labels exactly.',
@@ -60,7 +64,7 @@ export const selectTool = defineBrowserTool({
             hint: 'Use one of the listed labels exactly, or type into the combobox to filter it first.',
           });
         }
-        await option.click({ timeout, noWaitAfter: true });
+        await option.click({ timeout });
       }
     });
 

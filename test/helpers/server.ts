@@ -206,12 +206,14 @@ const MISBEHAVING: Record<string, (url: URL, res: ServerResponse) => void | Prom
     answeredOnce.add(key);
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end('<!doctype html><title>Once</title><h1>Answered once</h1>');
   },
-  // Links to a server that never answers, in this tab and in a new one, one to a slow server, and a button.
+  // Links to a server that never answers, in this tab and in a new one, one to a slow server, a button, and a
+  // menu that opens the page chosen.
   '/dead-links': (_, res) =>
     page(
       res,
       'Dead links',
-      `<h1>Dead links</h1><a href="/no-answer">Dead link</a> <a href="/no-answer?tab" target="_blank">Dead tab</a> <a href="/slow-first-byte?ms=2500">Slow link</a> <button onclick="this.textContent = 'Clicked'">Still here</button>`,
+      `<h1>Dead links</h1><a href="/no-answer">Dead link</a> <a href="/no-answer?tab" target="_blank">Dead tab</a> <a href="/slow-first-byte?ms=2500">Slow link</a> <button onclick="this.textContent = 'Clicked'">Still here</button>` +
+        `<select aria-label="Jump to" onchange="location.href = this.value"><option value="">Choose</option><option value="/no-answer?menu">Dead page</option></select>`,
     ),
   '/busy': (_, res) => page(res, 'Busy', `<h1>Busy page</h1><button onclick="while (true) {}">Freeze</button><a href="/fixtures/page-a.html">Page A</a>`),
   '/redirect': (url, res) => {

@@ -104,7 +104,7 @@ function blockedNavigation(url: string, blocked: string[], config: Pick<Resolved
 export const navigateTool = defineBrowserTool({
   id: 'browser_navigate',
   description:
-    'Open a URL in the current tab. Returns the final URL, title, HTTP status and a snapshot of the page, whose refs (e12) the other tools act on. It returns as soon as the page is usable; requests still loading are listed. An address that serves a file (a PDF, a zip) is saved instead and listed under downloads; the tab stays on its page.',
+    'Open a URL in the current tab. Returns the final URL, title, HTTP status and a snapshot of the page, whose refs (e12) the other tools act on. It returns as soon as the page is usable; requests still loading are listed. A URL that serves a file (a PDF, a zip) is downloaded instead and listed under downloads.',
   input: z.object({
     url: z.string().describe('The address to open, e.g. https://example.com/login.'),
     waitUntil: z

@@ -102,6 +102,8 @@ function watchNavigation(page: Page) {
   page.on('close', done);
   return {
     started: () => request !== undefined,
+    /** Whole seconds since the navigation's request began. */
+    secondsWaited: () => Math.floor((Date.now() - requestedAt) / 1000),
     /** What is left of `ms` since the navigation's request began. */
     timeLeft: (ms: number) => Math.max(0, ms - (Date.now() - requestedAt)),
     /** The address of a navigation that began and has neither committed nor ended: its document has not come. */
@@ -211,7 +213,8 @@ export async function observeAction(call: CallContext, action: () => Promise<unk
       const waiting = navigation.stillWaiting();
       if (waiting) {
         await stopLoading(page);
-        throw documentNeverCame(waiting, seconds, false);
+        // An action whose own time is longer than a navigation's (a `timeout` above `navigationTimeout`) waited longer.
+        throw documentNeverCame(waiting, Math.max(seconds, navigation.secondsWaited()), false);
       }
     }
     // A tab still waiting for its first page (Chromium lists it; Playwright does not yet): it gets the time a

@@ -8,6 +8,7 @@ import { readMarkup } from '../src/session/markup.js';
 import { Traffic } from '../src/session/traffic.js';
 import { siteOf } from '../src/session/sites.js';
 import { recordStages, stopRecordingStages } from '../src/stages.js';
+import type { BrowserToolset, BrowserToolsetConfig } from '../src/index.js';
 import { call, createTestToolset, refOf, useServerAndBrowser } from './helpers/toolset.js';
 
 // A generous navigation timeout: a toolset that waited for `load` would hit the test timeout, not pass.
@@ -366,6 +367,32 @@ describe('streams that stay open', () => {
   }
 });
 
+/**
+ * Runs `steps` on a toolset of its own (a 3 s navigation timeout unless `config` says otherwise) once it shows the
+ * page of dead links, after the pages `before`; closes it after.
+ */
+async function onDeadLinks(
+  steps: (browser: BrowserToolset, snapshot: string) => Promise<void>,
+  { config = { navigationTimeout: 3_000 }, before = [] }: { config?: BrowserToolsetConfig; before?: string[] } = {},
+): Promise<void> {
+  const browser = createTestToolset(config);
+  try {
+    for (const path of before) await call(browser, 'browser_navigate', { url: env.server.url(path) });
+    const page = await call(browser, 'browser_navigate', { url: env.server.url('/dead-links') });
+    await steps(browser, page.snapshot);
+  } finally {
+    await browser.close();
+  }
+}
+
+/** The page of dead links still acts: its button, by the ref from its snapshot, changes the page. */
+async function expectStillActs(browser: BrowserToolset, snapshot: string) {
+  const next = await call(browser, 'browser_click', { ref: refOf(snapshot, 'button', 'Still here') });
+  expect(next.ok).toBe(true);
+  expect(next.changes).toContain('Clicked');
+  return next;
+}
+
 describe('nothing wedges the session', () => {
   it('a document that never answers is a timeout, and the next navigate and click work at once', async () => {
     const browser = createTestToolset({ navigationTimeout: 3_000 });
@@ -462,81 +489,61 @@ describe('nothing wedges the session', () => {
   });
 
   it('a click on a link whose server never answers is a timeout that says so; the load is stopped and the page still acts', async () => {
-    const browser = createTestToolset({ navigationTimeout: 3_000 });
-    try {
-      const page = await call(browser, 'browser_navigate', { url: env.server.url('/dead-links') });
-      const click = await call(browser, 'browser_click', { ref: refOf(page.snapshot, 'link', 'Dead link') });
+    await onDeadLinks(async (browser, snapshot) => {
+      const click = await call(browser, 'browser_click', { ref: refOf(snapshot, 'link', 'Dead link') });
       expect(click.ok).toBe(false);
       expect(click.error.code).toBe('timeout');
       expect(click.error.message).toMatch(/^The action started loading http:\/\/127\.0\.0\.1:\d+\/no-answer, whose server sent no page within 3 s; the load was stopped\.$/);
-      const next = await call(browser, 'browser_click', { ref: refOf(page.snapshot, 'button', 'Still here') });
-      expect(next.ok).toBe(true);
-      expect(next.changes).toContain('Clicked');
+      const next = await expectStillActs(browser, snapshot);
       expect(next.url).toBe(env.server.url('/dead-links'));
-    } finally {
-      await browser.close();
-    }
+    });
   });
 
   it('choosing a page in a jump menu whose server never answers is a timeout that says so, not a missing option', async () => {
-    const browser = createTestToolset({ navigationTimeout: 3_000 });
-    try {
-      const page = await call(browser, 'browser_navigate', { url: env.server.url('/dead-links') });
-      const chosen = await call(browser, 'browser_select', { ref: refOf(page.snapshot, 'combobox', 'Jump to'), labels: ['Dead page'] });
+    await onDeadLinks(async (browser, snapshot) => {
+      const chosen = await call(browser, 'browser_select', { ref: refOf(snapshot, 'combobox', 'Jump to'), labels: ['Dead page'] });
       expect(chosen.ok).toBe(false);
       expect(chosen.error.code).toBe('timeout');
       expect(chosen.error.message).toMatch(/^The action started loading http:\/\/127\.0\.0\.1:\d+\/no-answer\?menu, whose server sent no page within 3 s; the load was stopped\.$/);
-    } finally {
-      await browser.close();
-    }
+    });
   });
 
   it('a click that opens a tab on a server that never answers: that tab is closed, the result says so, and the page still acts', async () => {
-    const browser = createTestToolset({ navigationTimeout: 3_000 });
-    try {
-      const page = await call(browser, 'browser_navigate', { url: env.server.url('/dead-links') });
-      const click = await call(browser, 'browser_click', { ref: refOf(page.snapshot, 'link', 'Dead tab') });
+    await onDeadLinks(async (browser, snapshot) => {
+      const click = await call(browser, 'browser_click', { ref: refOf(snapshot, 'link', 'Dead tab') });
       expect(click.ok).toBe(false);
       expect(click.error.code).toBe('timeout');
       expect(click.error.message).toMatch(/^The action opened a new tab for http:\/\/127\.0\.0\.1:\d+\/no-answer\?tab, whose server sent no page within 3 s; that tab was closed\.$/);
       const tabs = await call(browser, 'browser_tabs', { action: 'list' });
       expect(tabs.tabs).toHaveLength(1);
-      const next = await call(browser, 'browser_click', { ref: refOf(page.snapshot, 'button', 'Still here') });
-      expect(next.ok).toBe(true);
-      expect(next.changes).toContain('Clicked');
-    } finally {
-      await browser.close();
-    }
+      await expectStillActs(browser, snapshot);
+    });
   });
 
   it('going back to a page whose server no longer answers is a timeout that says so; the tab keeps its page, which still acts', async () => {
-    const browser = createTestToolset({ navigationTimeout: 3_000 });
-    try {
-      await call(browser, 'browser_navigate', { url: env.server.url(`/answers-once?key=history-${Date.now()}`) }); // a new key on a retry
-      const page = await call(browser, 'browser_navigate', { url: env.server.url('/dead-links') });
-      const back = await call(browser, 'browser_history', { action: 'back' });
-      expect(back.ok).toBe(false);
-      expect(back.error.code).toBe('timeout');
-      expect(back.error.message).toMatch(/^The action started loading http:\/\/127\.0\.0\.1:\d+\/answers-once\?key=history-\d+, whose server sent no page within 3 s; the load was stopped\.$/);
-      const next = await call(browser, 'browser_click', { ref: refOf(page.snapshot, 'button', 'Still here') });
-      expect(next.ok).toBe(true);
-      expect(next.changes).toContain('Clicked');
-    } finally {
-      await browser.close();
-    }
+    const before = [`/answers-once?key=history-${Date.now()}`]; // a new key on a retry
+    await onDeadLinks(
+      async (browser, snapshot) => {
+        const back = await call(browser, 'browser_history', { action: 'back' });
+        expect(back.ok).toBe(false);
+        expect(back.error.code).toBe('timeout');
+        expect(back.error.message).toMatch(/^The action started loading http:\/\/127\.0\.0\.1:\d+\/answers-once\?key=history-\d+, whose server sent no page within 3 s; the load was stopped\.$/);
+        await expectStillActs(browser, snapshot);
+      },
+      { before },
+    );
   });
 
   it('a click on a link to a server slower than the action timeout, but within the navigation timeout, opens that page', async () => {
-    const browser = createTestToolset({ timeout: 1_000, navigationTimeout: 10_000 });
-    try {
-      const page = await call(browser, 'browser_navigate', { url: env.server.url('/dead-links') });
-      const click = await call(browser, 'browser_click', { ref: refOf(page.snapshot, 'link', 'Slow link') });
-      expect(click.ok).toBe(true);
-      expect(click.navigated).toBe(true);
-      expect(click.snapshot).toContain('# Finally');
-    } finally {
-      await browser.close();
-    }
+    await onDeadLinks(
+      async (browser, snapshot) => {
+        const click = await call(browser, 'browser_click', { ref: refOf(snapshot, 'link', 'Slow link') });
+        expect(click.ok).toBe(true);
+        expect(click.navigated).toBe(true);
+        expect(click.snapshot).toContain('# Finally');
+      },
+      { config: { timeout: 1_000, navigationTimeout: 10_000 } },
+    );
   });
 
   it('a navigation an earlier call left pending (a slow click, a tab opened on a slow server) never breaks the next one', async () => {

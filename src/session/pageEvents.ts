@@ -25,6 +25,12 @@ export interface DownloadEvent {
   error?: string;
 }
 
+/**
+ * How long a download is looked for after the navigation it came from failed: Chromium aborts the navigation
+ * first, and the download's event follows at once on an idle machine, after more than a second on a busy one.
+ */
+export const DOWNLOAD_EVENT_WAIT_MS = 3_000;
+
 export class PageEvents {
   private dialogs: DialogEvent[] = [];
   private downloads: DownloadEvent[] = [];

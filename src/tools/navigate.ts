@@ -6,6 +6,7 @@ import { isAllowedHost } from '../session/allowlist.js';
 import type { Capture } from '../snapshot/capture.js';
 import { DeadlineExceeded, type Deadline } from '../session/deadline.js';
 import { loadPage, type Loaded } from '../session/loading.js';
+import { DOWNLOAD_EVENT_WAIT_MS } from '../session/pageEvents.js';
 import { defineBrowserTool, type CallContext } from './defineTool.js';
 import { effectsShape, loadingSchema } from './observe.js';
 
@@ -67,9 +68,6 @@ async function restoreAfterFailedNavigation(page: Page, previousUrl: string, err
     retryable: mapped.retryable,
   });
 }
-
-/** How long a download is looked for after its navigation failed: its event can come over a second later on a busy machine. */
-const DOWNLOAD_EVENT_WAIT_MS = 3_000;
 
 /**
  * The address served a file, not a page (a PDF, a zip, a CSV; `Content-Disposition: attachment`): the browser

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { BrowserToolError, toBrowserToolError } from '../errors.js';
 import { sleep } from '../session/deadline.js';
 import { settle } from '../session/loading.js';
+import { DOWNLOAD_EVENT_WAIT_MS } from '../session/pageEvents.js';
 import { stopLoading, unbornTabs } from '../session/unstick.js';
 import { currentDocumentId, type Capture } from '../snapshot/capture.js';
 import { diffCaptures } from '../snapshot/diff.js';
@@ -83,11 +84,11 @@ function watchNavigation(page: Page) {
   const onNavigated = (frame: Frame) => {
     if (request && frame === page.mainFrame()) done();
   };
-  // A navigation that turns into a download is aborted, and the download event follows it: at once on an idle
-  // machine, after more than a second on a busy one. Wait for it (up to 3 s; the event ends the wait) so the
-  // action's result reports the file. Other aborted navigations are rare (the allowlist blocks with its own code).
+  // A navigation that turns into a download is aborted, and the download event follows it: wait for it (the
+  // event ends the wait) so the action's result reports the file. Other aborted navigations are rare (the
+  // allowlist blocks with its own code).
   const onFailed = (r: Request) => {
-    if (r === request) /ERR_ABORTED/.test(r.failure()?.errorText ?? '') ? setTimeout(done, 3_000) : done();
+    if (r === request) /ERR_ABORTED/.test(r.failure()?.errorText ?? '') ? setTimeout(done, DOWNLOAD_EVENT_WAIT_MS) : done();
   };
   // A 204 response or a download never commits a new document.
   const onFinished = (r: Request) => {

@@ -546,6 +546,29 @@ describe('nothing wedges the session', () => {
     );
   });
 
+  it('an SVG file opened by its address is shown with its text and its link, which works', async () => {
+    const result = await call(env.browser, 'browser_navigate', { url: env.server.url('/drawing.svg') });
+    expect(result.ok).toBe(true);
+    expect(result.snapshot).toContain('Quarterly sales');
+    const click = await call(env.browser, 'browser_click', { ref: refOf(result.snapshot, 'link', 'Open page A') });
+    expect(click.ok).toBe(true);
+    expect(click.url).toBe(env.server.url('/fixtures/page-a.html'));
+  });
+
+  for (const kind of ['meta', 'script'] as const) {
+    it(`a page that reloads itself without end (${kind === 'meta' ? 'a refresh of 0 s' : 'by script'}) is held and shown, says so, and acts`, async () => {
+      const result = await call(env.browser, 'browser_navigate', { url: env.server.url(`/reload-loop?kind=${kind}`) });
+      expect(result.ok, JSON.stringify(result).slice(0, 1000)).toBe(true);
+      expect(result.snapshot).toContain('# Reloading');
+      expect(result.snapshot).toContain('the page kept reloading or redirecting by itself');
+      const click = await call(env.browser, 'browser_click', { ref: refOf(result.snapshot, 'button', 'Still here') });
+      expect(click.ok, JSON.stringify(click).slice(0, 1000)).toBe(true);
+      const next = await call(env.browser, 'browser_navigate', { url: env.server.url('/fixtures/page-b.html') });
+      expect(next.ok).toBe(true);
+      expect(next.title).toBe('Page B');
+    });
+  }
+
   it('a navigation an earlier call left pending (a slow click, a tab opened on a slow server) never breaks the next one', async () => {
     const browser = createTestToolset({ navigationTimeout: 3_000, allowEvaluate: true });
     try {

@@ -5,6 +5,8 @@
  * scopes take the whole page. Three round trips either way: prepare (region, facts), capture, release.
  */
 import type { Frame, Page } from 'playwright-core';
+import { holdDocument, leaving } from './navigating.js';
+import { BrowserToolError } from '../errors.js';
 import { evaluateInPage } from '../inPage.js';
 import { collectPageFacts, releaseElements, type ElementFacts, type FactsArgs, type Overlay, type PageFacts, type PageMetrics } from './facts.js';
 import { CHANGES_KEY, ownChanges } from './changes.js';
@@ -69,6 +71,8 @@ export interface Capture {
   region?: CaptureRegion;
   /** Frames left out because their document had not begun to arrive (loadingFrames.ts). */
   loadingFrames?: LoadingFrame[];
+  /** The page kept replacing its document by itself (a reload loop), so its loading was stopped to read it. */
+  stoppedLoop?: boolean;
 }
 
 const CAPTURE_TIMEOUT_MS = 60_000;
@@ -90,7 +94,11 @@ interface PrepareArgs {
   region?: RegionArgs;
   ownerId: string;
   changesKey: string;
+  stoppedLoopKey: string;
 }
+
+/** What the capture starts from: the body, the root element of a document without one (an SVG file), or nothing yet or at all. */
+type CaptureRoot = 'body' | 'root' | 'unparsed' | 'none';
 
 interface PrepareHelpers {
   chooseRegion: typeof chooseRegion;
@@ -109,7 +117,11 @@ function prepareCapture(arg: PrepareArgs, helpers: PrepareHelpers) {
     const roots = region?.roots;
     const facts = helpers.collectPageFacts(arg.facts, roots);
     if (roots) (window as unknown as Record<symbol, unknown>)[Symbol.for(`${arg.facts.markersKey}.region`)] = helpers.ownRoots(roots, arg.ownerId);
-    return { ...facts, region: region && roots ? { tallies: region.tallies, roots: roots.length, elements: region.elements } : undefined };
+    // The page-wide capture waits for a body: an SVG file has none (its root is captured instead), nor has a
+    // document just begun (`unparsed`: captured once it is parsed) or one stopped before its first element.
+    const root: CaptureRoot = document.body ? 'body' : document.documentElement ? 'root' : document.readyState === 'loading' ? 'unparsed' : 'none';
+    const stoppedLoop = !!(window as unknown as Record<symbol, unknown>)[Symbol.for(arg.stoppedLoopKey)];
+    return { ...facts, root, stoppedLoop, region: region && roots ? { tallies: region.tallies, roots: roots.length, elements: region.elements } : undefined };
   });
 }
 
@@ -159,27 +171,56 @@ export interface CaptureOptions {
 /** Only the part of the page around the viewport (region.ts); without it, the whole page. */
 export type CaptureScope = { region: RegionArgs } | { region?: undefined };
 
-/** A snapshot taken while the page navigates loses its execution context; wait for the new document and retry. */
+/**
+ * A snapshot taken while the page navigates loses its document; wait for the new one and retry. A page that
+ * keeps replacing itself (a refresh or reload loop) is then held on the document it shows and read as it stands;
+ * the capture says so (`stoppedLoop`).
+ */
 export async function capturePage(page: Page, options: CaptureOptions = {}, scope: CaptureScope = {}): Promise<Capture> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await captureOnce(page, options.secretSelector ?? '', scope.region, options.framesAwaitingDocument?.(page) ?? []);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      if (attempt >= 2 || !/Execution context was destroyed|Cannot find context|navigat/i.test(message)) throw error;
-      await page.waitForLoadState('domcontentloaded', { timeout: 5_000 }).catch(() => {});
+  let release: (() => Promise<void>) | undefined;
+  try {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const capture = await captureOnce(page, options.secretSelector ?? '', scope.region, options.framesAwaitingDocument?.(page) ?? [], !release);
+        if (!release) return capture;
+        // Every later capture of this document says so too: the loop stays stopped while the tab shows it.
+        await page.evaluate((key) => ((window as unknown as Record<symbol, unknown>)[Symbol.for(key)] = true), STOPPED_LOOP_KEY).catch(() => {});
+        return { ...capture, stoppedLoop: true };
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        // "does not match": the document the capture looked for was replaced between the two reads.
+        if (!/Execution context was destroyed|Cannot find context|navigat|does not match any element/i.test(message)) throw error;
+        if (release) {
+          throw new BrowserToolError('navigation_failed', 'The page kept loading new documents by itself (a reload or redirect loop), and none could be read.', {
+            hint: 'Take browser_snapshot once more, or navigate to another address: the loop may need a cookie or a login that this session lacks.',
+          });
+        }
+        if (attempt === LOOP_ATTEMPTS) release = await holdDocument(page);
+        // Until the new document is parsed, or replaced in turn (then the next try comes at once).
+        const next = release ? undefined : leaving(page);
+        await Promise.race([page.waitForLoadState('domcontentloaded', { timeout: 5_000 }).catch(() => {}), next?.promise.catch(() => {})]);
+        next?.dispose();
+      }
     }
+  } finally {
+    await release?.();
   }
 }
 
-async function captureOnce(page: Page, secretSelector: string, region: RegionArgs | undefined, awaiting: Array<{ frame: Frame; host: string }>): Promise<Capture> {
+/** Marks, in the page, a document held where a loop of its own navigations would have replaced it. */
+const STOPPED_LOOP_KEY = 'mastra-browser-toolset.stoppedLoop';
+
+/** Captures that may lose their document to the page's own navigations before it counts as a loop. */
+const LOOP_ATTEMPTS = 2;
+
+async function captureOnce(page: Page, secretSelector: string, region: RegionArgs | undefined, awaiting: Array<{ frame: Frame; host: string }>, watchLeaving: boolean): Promise<Capture> {
   // Hidden while the facts are read (they do not depend on it), before the aria capture begins.
   const hiding = awaiting.length ? stage('snapshot: frames left out', () => hideLoadingFrames(awaiting, CHANGES_KEY)) : undefined;
   try {
     const leftOut = new Set(awaiting.map(({ frame }) => frame));
-    let { capture, moved } = await captureShown(page, secretSelector, region, leftOut, hiding);
+    let { capture, moved } = await captureShown(page, secretSelector, region, leftOut, hiding, watchLeaving);
     // Facts find their nodes by box: when the layout moved between the two reads, take both again, once.
-    if (moved) ({ capture } = await stage('snapshot: again, the layout moved', () => captureShown(page, secretSelector, region, leftOut, hiding)));
+    if (moved) ({ capture } = await stage('snapshot: again, the layout moved', () => captureShown(page, secretSelector, region, leftOut, hiding, watchLeaving)));
     const left = await hiding;
     return { ...capture, ...(left?.frames.length ? { loadingFrames: left.frames } : {}) };
   } finally {
@@ -191,12 +232,19 @@ async function captureOnce(page: Page, secretSelector: string, region: RegionArg
  * The capture itself, of everything but the frames in `leftOut`, once `hidden` (those frames hidden) has
  * resolved; `moved` when an element with facts was not where the facts saw it once the capture was done.
  */
-async function captureShown(page: Page, secretSelector: string, region: RegionArgs | undefined, leftOut: Set<Frame>, hidden: Promise<unknown> | undefined): Promise<{ capture: Capture; moved: boolean }> {
+async function captureShown(
+  page: Page,
+  secretSelector: string,
+  region: RegionArgs | undefined,
+  leftOut: Set<Frame>,
+  hidden: Promise<unknown> | undefined,
+  watchLeaving: boolean,
+): Promise<{ capture: Capture; moved: boolean }> {
   // Facts first: the script also prepares elements Playwright would otherwise give no node (facts.ts), and
   // for a viewport capture chooses the subtrees to take. Everything runs on the page's one main thread, so
   // doing the steps in turn costs only round trips.
   const facts = await stage('snapshot: region and facts (in page)', () =>
-    evaluateInPage(page, prepareCapture, { facts: factsArgs(secretSelector, true), region, ownerId: OWNER_ID, changesKey: CHANGES_KEY }, { chooseRegion, collectPageFacts, ownRoots, ownChanges }),
+    evaluateInPage(page, prepareCapture, { facts: factsArgs(secretSelector, true), region, ownerId: OWNER_ID, changesKey: CHANGES_KEY, stoppedLoopKey: STOPPED_LOOP_KEY }, { chooseRegion, collectPageFacts, ownRoots, ownChanges }),
   );
   await hidden;
   let tree: unknown;
@@ -204,8 +252,16 @@ async function captureShown(page: Page, secretSelector: string, region: RegionAr
   try {
     // Huge pages take seconds; the action timeout would cut them off, a hung page must not block forever.
     // `css:light` looks up the id without descending into every shadow root, a walk of the whole page.
-    const target = facts.region ? page.locator(`css:light=#${OWNER_ID}`) : page;
-    tree = await stage('snapshot: aria capture', () => target.ariaSnapshotJSON({ mode: 'ai', boxes: true, timeout: CAPTURE_TIMEOUT_MS }));
+    const target = facts.region ? page.locator(`css:light=#${OWNER_ID}`) : facts.root === 'root' ? page.locator(':root') : page;
+    const away = watchLeaving ? leaving(page) : undefined;
+    try {
+      if (facts.root === 'unparsed') throw new Error('The page navigated: its new document has no element yet.');
+      const capturing = facts.root === 'none' ? Promise.resolve([]) : target.ariaSnapshotJSON({ mode: 'ai', boxes: true, timeout: CAPTURE_TIMEOUT_MS });
+      capturing.catch(() => {}); // when the page navigated first
+      tree = await stage('snapshot: aria capture', () => (away ? Promise.race([capturing, away.promise]) : capturing));
+    } finally {
+      away?.dispose();
+    }
   } finally {
     // The page gets its markup back while the frames are read. Its answer (did the layout move?) is awaited
     // last; the renderer runs the page's scripts in the order they were sent, so any later script or action of
@@ -226,7 +282,18 @@ async function captureShown(page: Page, secretSelector: string, region: RegionAr
       for (const [key, value] of entries ?? []) if (!fields.has(key)) fields.set(key, value);
     }
   }
-  const capture = { url: page.url(), title: facts.title, tree: nodes, metrics: facts.metrics, fields, overlay: facts.overlay, documentId: facts.documentId, ...(unreadFrames ? { unreadFrames } : {}), region: facts.region };
+  const capture = {
+    url: page.url(),
+    title: facts.title,
+    tree: nodes,
+    metrics: facts.metrics,
+    fields,
+    overlay: facts.overlay,
+    documentId: facts.documentId,
+    ...(unreadFrames ? { unreadFrames } : {}),
+    region: facts.region,
+    ...(facts.stoppedLoop ? { stoppedLoop: true } : {}),
+  };
   return { capture, moved: await released };
 }
 

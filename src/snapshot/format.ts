@@ -216,6 +216,7 @@ export function formatSnapshot(capture: Capture, options: FormatOptions): Format
   const beyond = (where: string, distance: number, counts: string) =>
     distance > 1 ? `${where} ${px(distance)}${counts ? `: ${counts}` : ''}` : counts ? `${where}: ${counts}` : '';
   if (metrics.scrollY <= 0 && belowPx <= 1) header.push('whole page in view');
+  if (capture.stoppedLoop) header.push('! the page kept reloading or redirecting by itself; it was stopped to be read, so it may be incomplete');
   const modal = lines.find((l) => MODAL_ROLES.has(l.kind));
   if (modal) header.push(`! a ${modal.kind} is open and may block the page: ${modal.text.replace(/:$/, '')}`);
   else if (capture.overlay && !options.ref) {

@@ -215,6 +215,8 @@ export function walk(nodes: Array<AriaNode | string>, ctx: WalkContext, out: Lin
 
     if (role === 'img') {
       if (node.name) out.push(placed({ text: `img ${quote(truncate(node.name, ctx.nameLimit))}`, depth: ctx.depth, priority: Priority.Text, kind: 'img' }, node.box, ctx));
+      // An SVG drawing can hold text and links of its own (a chart's labels, a map's areas, an SVG file opened itself).
+      if (node.children?.length) walk(node.children, { ...ctx, container: node.ref ?? ctx.container }, out, node.box);
       continue;
     }
 

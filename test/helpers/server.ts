@@ -215,6 +215,20 @@ const MISBEHAVING: Record<string, (url: URL, res: ServerResponse) => void | Prom
       `<h1>Dead links</h1><a href="/no-answer">Dead link</a> <a href="/no-answer?tab" target="_blank">Dead tab</a> <a href="/slow-first-byte?ms=2500">Slow link</a> <button onclick="this.textContent = 'Clicked'">Still here</button>` +
         `<select aria-label="Jump to" onchange="location.href = this.value"><option value="">Choose</option><option value="/no-answer?menu">Dead page</option></select>`,
     ),
+  // An SVG file opened by its address: a document with no body, with text and a link of its own.
+  '/drawing.svg': (_, res) => {
+    res
+      .writeHead(200, { 'content-type': 'image/svg+xml' })
+      .end('<svg xmlns="http://www.w3.org/2000/svg" width="400" height="120"><text x="10" y="30">Quarterly sales</text><a href="/fixtures/page-a.html"><text x="10" y="80">Open page A</text></a></svg>');
+  },
+  // A page that replaces itself without end: `?kind=meta` by a refresh of 0 s, else by script after 20 ms.
+  '/reload-loop': (url, res) =>
+    page(
+      res,
+      'Reloading',
+      (url.searchParams.get('kind') === 'meta' ? '<meta http-equiv="refresh" content="0">' : '<script>setTimeout(() => location.reload(), 20)</script>') +
+        '<h1>Reloading</h1><button onclick="this.textContent = \'Clicked\'">Still here</button>',
+    ),
   '/busy': (_, res) => page(res, 'Busy', `<h1>Busy page</h1><button onclick="while (true) {}">Freeze</button><a href="/fixtures/page-a.html">Page A</a>`),
   '/redirect': (url, res) => {
     res.writeHead(302, { location: url.searchParams.get('to') ?? '/' }).end();

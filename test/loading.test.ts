@@ -546,6 +546,14 @@ describe('nothing wedges the session', () => {
     );
   });
 
+  it('a page that leaves by itself while navigate waits for another server does not take the navigation from it', async () => {
+    await call(env.browser, 'browser_navigate', { url: env.server.url('/leaves-when-told?key=one') });
+    const result = await call(env.browser, 'browser_navigate', { url: env.server.url('/tell-then-slow?key=one') });
+    expect(result.ok, JSON.stringify(result).slice(0, 1000)).toBe(true);
+    expect(result.title).toBe('Arrived');
+    expect(result.url).toBe(env.server.url('/tell-then-slow?key=one'));
+  });
+
   it('an SVG file opened by its address is shown with its text and its link, which works', async () => {
     const result = await call(env.browser, 'browser_navigate', { url: env.server.url('/drawing.svg') });
     expect(result.ok).toBe(true);

@@ -24,7 +24,7 @@ import type { InputProcessor, InputProcessorOrWorkflow } from '@mastra/core/proc
 import type { Page } from 'playwright-core';
 import type { BrowserToolsetConfig } from '../config.js';
 import { Deadline } from '../session/deadline.js';
-import { loadPage } from '../session/loading.js';
+import { loadPage } from '../session/loadPage.js';
 import type { BrowserSession } from '../session/session.js';
 import { BrowserToolset, type BrowserTools } from '../toolset.js';
 import { BrowserStateProcessor } from './context.js';

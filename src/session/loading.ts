@@ -5,9 +5,7 @@
  * cost nothing; what is still in flight is reported in one line, not as an error. `timeout` is kept for the
  * document itself not arriving.
  */
-import type { Frame, Page, Request, Response } from 'playwright-core';
-import type { ResolvedConfig } from '../config.js';
-import { BrowserToolError, toBrowserToolError } from '../errors.js';
+import type { Frame, Page, Request } from 'playwright-core';
 import { changedSinceWatch, watchChanges } from '../snapshot/changes.js';
 import { frameInView } from '../snapshot/frameInView.js';
 import { warmCapture } from '../snapshot/warmUp.js';
@@ -16,8 +14,6 @@ import { sleep, type Deadline } from './deadline.js';
 import { hostOf } from './sites.js';
 import { stopLoading } from './unstick.js';
 import type { Traffic } from './traffic.js';
-
-export type WaitUntil = 'load' | 'domcontentloaded' | 'networkidle' | 'commit';
 
 export interface SettlePolicy {
   /**
@@ -248,47 +244,4 @@ function describeRequests(requests: Request[]): string | undefined {
 
 function describeLoading(traffic: Traffic, about?: string): string | undefined {
   return [about, describeRequests(traffic.pendingRequests())].filter(Boolean).join('; ') || undefined;
-}
-
-export interface Loaded<T = never> extends Settled<T> {
-  response: Response | null;
-}
-
-/**
- * Opens `url` in the tab: waits for the document to arrive (within the deadline), then for the page to be
- * usable. `waitUntil` asks for Playwright's strict waiting instead. A document that does not arrive in time is
- * a `timeout`, and its load is stopped so the tab answers the next call at once.
- */
-export async function loadPage<T = never>(
-  page: Page,
-  url: string,
-  traffic: Traffic,
-  deadline: Deadline,
-  config: Pick<ResolvedConfig, 'settle'>,
-  waitUntil?: WaitUntil,
-  early?: EarlySnapshot<T>,
-): Promise<Loaded<T>> {
-  let response: Response | null = null;
-  const timeout = deadline.forStep();
-  // A navigation an earlier call left pending (a page's own redirect, a document still arriving) would cut this one short.
-  if (traffic.documentPending()) await stage('load: stop previous', () => stopLoading(page));
-  try {
-    response = await stage('load: until commit', () => page.goto(url, { waitUntil: waitUntil ?? 'commit', timeout }));
-  } catch (error) {
-    const mapped = toBrowserToolError(error, 'navigate');
-    // The page moved on by itself before its commit was seen (a meta refresh, a script redirect): the load
-    // policy below follows it to where it leads.
-    if (/is interrupted by another navigation/.test(mapped.message)) return { response: null, ...(await settle(page, traffic, deadline, config.settle, early)) };
-    if (mapped.code !== 'timeout') throw error;
-    await stopLoading(page);
-    const what = waitUntil && waitUntil !== 'commit' ? `did not reach "${waitUntil}"` : 'did not send its page';
-    throw new BrowserToolError('timeout', `${url} ${what} within ${Math.round(timeout / 1000)} s; the load was stopped.`, {
-      hint:
-        waitUntil && waitUntil !== 'commit'
-          ? 'Call browser_navigate again without waitUntil: it returns as soon as the page is usable.'
-          : 'The server is slow or down. Retry once, or try another address. The tab still shows the page it showed before.',
-    });
-  }
-  if (waitUntil) return { response, parsed: true };
-  return { response, ...(await settle(page, traffic, deadline, config.settle, early)) };
 }

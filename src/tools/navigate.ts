@@ -5,7 +5,7 @@ import { BrowserToolError, toBrowserToolError } from '../errors.js';
 import { isAllowedHost } from '../session/allowlist.js';
 import type { Capture } from '../snapshot/capture.js';
 import { DeadlineExceeded, type Deadline } from '../session/deadline.js';
-import { loadPage, type Loaded } from '../session/loading.js';
+import { loadPage, type Loaded } from '../session/loadPage.js';
 import { DOWNLOAD_EVENT_WAIT_MS } from '../session/pageEvents.js';
 import { defineBrowserTool, type CallContext } from './defineTool.js';
 import { effectsShape, loadingSchema } from './observe.js';

@@ -67,6 +67,9 @@ const defineCard = (html: string) =>
 /** Script that inserts a script element loading `src`, as a tag manager's snippet or an app's loader does. */
 const insertScript = (src: string) => `document.head.appendChild(Object.assign(document.createElement('script'), { src: ${JSON.stringify(src)} }))`;
 
+/** Pages of `/leaves-when-told`, by key, waiting to be told to leave. */
+const waitingToLeave = new Map<string, ServerResponse>();
+
 /** Keys `/answers-once` has answered. */
 const answeredOnce = new Set<string>();
 
@@ -229,6 +232,18 @@ const MISBEHAVING: Record<string, (url: URL, res: ServerResponse) => void | Prom
       (url.searchParams.get('kind') === 'meta' ? '<meta http-equiv="refresh" content="0">' : '<script>setTimeout(() => location.reload(), 20)</script>') +
         '<h1>Reloading</h1><button onclick="this.textContent = \'Clicked\'">Still here</button>',
     ),
+  // A page that leaves for page B by itself once told (its request to `/until-told` is answered): the moment
+  // `/tell-then-slow` with the same key is asked for, whose own page then takes a second to come.
+  '/leaves-when-told': (url, res) =>
+    page(res, 'Leaving', `<h1>Leaving when told</h1><script>fetch('/until-told?key=${url.searchParams.get('key')}').then(() => (location.href = '/fixtures/page-b.html'))</script>`),
+  '/until-told': (url, res) => {
+    waitingToLeave.set(url.searchParams.get('key') ?? '', res);
+  },
+  '/tell-then-slow': async (url, res) => {
+    waitingToLeave.get(url.searchParams.get('key') ?? '')?.end('go');
+    await delay(1000);
+    page(res, 'Arrived', '<h1>Arrived</h1>');
+  },
   '/busy': (_, res) => page(res, 'Busy', `<h1>Busy page</h1><button onclick="while (true) {}">Freeze</button><a href="/fixtures/page-a.html">Page A</a>`),
   '/redirect': (url, res) => {
     res.writeHead(302, { location: url.searchParams.get('to') ?? '/' }).end();

@@ -81,6 +81,28 @@ describe('navigate returns when the page is usable', () => {
     expect(result.snapshot).toContain('button "Done reading"');
   });
 
+  for (const when of ['30 ms after its script ran', 'after two animation frames'] as const) {
+    it(`an app that asks for its data once loaded (${when}) is shown with the data, not its "Loading…"`, async () => {
+      const result = await call(env.browser, 'browser_navigate', { url: env.server.url(`/app-shell${when.includes('frames') ? '?frames' : ''}`) });
+      expect(result.ok).toBe(true);
+      expect(result.snapshot).toContain('Order 1042: 3 lamps, shipped');
+      expect(result.snapshot).not.toContain('Loading');
+    });
+  }
+
+  it('a page that asks the same URL again and again is polling: it is not waited for until the cap', async () => {
+    const stages = recordStages();
+    try {
+      const result = await call(env.browser, 'browser_navigate', { url: env.server.url('/fast-poll') });
+      expect(result.ok).toBe(true);
+      expect(result.snapshot).toContain('# Ticker');
+    } finally {
+      stopRecordingStages();
+    }
+    expect([...stages.keys()]).toContain('load: load or quiet');
+    expect([...stages.keys()]).not.toContain('load: cap reached');
+  });
+
   it('a click that leads to a page with a stuck image returns that page', async () => {
     await call(env.browser, 'browser_navigate', { url: env.server.url('/fixtures/page-a.html') });
     const page = await env.browser.page();

@@ -68,33 +68,46 @@ export async function settle<T = never>(page: Page, traffic: Traffic, deadline: 
 
   // The snapshot cannot begin yet: build its helpers while the page waits.
   if (warmUp && !mayTakeEarly(traffic, policy, 0)) warmUp.now();
-  let quietWait = true;
+  const capEnds = Date.now() + Math.min(policy.maxMs, deadline.forStep());
+  let loadedAt: number | undefined;
+  void page.waitForLoadState('load', { timeout: Math.max(0, capEnds - Date.now()) }).then(() => (loadedAt ??= Date.now()), () => {});
+  // `load` ends the wait only with nothing awaited in flight and nothing started since: a page's own data
+  // request (an app fetching what it shows once its shell has loaded) is waited for like any other.
+  const settled = () => networkSettled(traffic, policy) || (loadedAt !== undefined && traffic.awaitedInFlight() === 0 && traffic.awaitedQuietFor() >= Date.now() - loadedAt);
   let attempts = 0;
-  let taking: Promise<void> | undefined;
   let taken: T | undefined;
-  let placing: Promise<void> | undefined;
-  const quiet = (async () => {
-    while (quietWait && !networkSettled(traffic, policy) && taken === undefined) {
-      // Frames found out of view are not waited for (Traffic.placeFrame); each is looked up once.
-      const toPlace = placing ? [] : traffic.framesToPlace();
-      if (toPlace.length) placing = placeFrames(page, toPlace, traffic).finally(() => (placing = undefined));
-      const begin = early && !taking && attempts < EARLY_ATTEMPTS ? mayTakeEarly(traffic, policy, attempts) : undefined;
-      if (early && begin) {
-        attempts++;
-        stageSync(`load: early snapshot begun (${begin})`, () => {}); // when, for benchmarks and tests
-        taking = snapshotIfStill(page, traffic, policy, early, () => !quietWait).then((value) => {
-          taken = value;
-          if (value === undefined) taking = undefined; // dropped: the next quiet moment may try again
-        });
+  for (let round = 0; ; round++) {
+    let quietWait = true;
+    let taking: Promise<void> | undefined;
+    let placing: Promise<void> | undefined;
+    taken = undefined;
+    const quiet = (async () => {
+      while (quietWait && !settled() && taken === undefined) {
+        // Frames found out of view are not waited for (Traffic.placeFrame); each is looked up once.
+        const toPlace = placing ? [] : traffic.framesToPlace();
+        if (toPlace.length) placing = placeFrames(page, toPlace, traffic).finally(() => (placing = undefined));
+        const begin = early && !taking && attempts < EARLY_ATTEMPTS ? mayTakeEarly(traffic, policy, attempts) : undefined;
+        if (early && begin) {
+          attempts++;
+          stageSync(`load: early snapshot begun (${begin})`, () => {}); // when, for benchmarks and tests
+          taking = snapshotIfStill(page, traffic, policy, early, () => !quietWait).then((value) => {
+            taken = value;
+            if (value === undefined) taking = undefined; // dropped: the next quiet moment may try again
+          });
+        }
+        // Until the snapshot starts, look often: it should start the moment the last such request is answered.
+        await sleep(early && !taking ? 5 : 25);
       }
-      // Until the snapshot starts, look often: it should start the moment the last such request is answered.
-      await sleep(early && !taking ? 5 : 25);
-    }
-  })();
-  await stage('load: load or quiet', () => Promise.race([page.waitForLoadState('load', { timeout: Math.min(policy.maxMs, deadline.forStep()) }).catch(() => {}), quiet]));
-  quietWait = false;
-  // Begun before the page settled: it is the settled page's snapshot when nothing changed while it was taken.
-  if (taking) await stage('load: early snapshot', () => taking!);
+    })();
+    const ended = await stage('load: load or quiet', () => Promise.race([sleep(Math.max(0, capEnds - Date.now())).then(() => 'cap' as const), quiet]));
+    quietWait = false;
+    if (ended === 'cap') stageSync('load: cap reached', () => {}); // the page never settled: for benchmarks and tests
+    // Begun before the page settled: it is the settled page's snapshot when nothing changed while it was taken.
+    if (taking) await stage('load: early snapshot', () => taking!);
+    // The page began an awaited request while the snapshot was taken (its app asking for its data): wait once more.
+    if (round > 0 || settled() || Date.now() >= capEnds) break;
+    stageSync('load: a request began during the snapshot', () => {});
+  }
   if (taken !== undefined) stageSync('load: early snapshot kept', () => {});
   stageSync(`load: last waited for (${traffic.lastAwaitedKind()})`, () => {}); // what held the page, for benchmarks
   const loading = [refused && `refused ${refused} that did not answer`, describeLoading(traffic)].filter(Boolean).join('; ');

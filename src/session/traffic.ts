@@ -21,6 +21,15 @@ function isEventStream(request: Request, contentType = ''): boolean {
   return request.resourceType() === 'eventsource' || /^\s*text\/event-stream\b/i.test(contentType);
 }
 
+function isData(request: Request): boolean {
+  return request.resourceType() === 'xhr' || request.resourceType() === 'fetch';
+}
+
+/** A data request as the page would ask it again: method, URL and body. */
+function dataKey(request: Request): string {
+  return isData(request) ? `${request.method()} ${request.url()} ${request.postData() ?? ''}` : '';
+}
+
 export class Traffic {
   private readonly inflight = new Set<Request>();
   private lastNetworkActivity = Date.now();
@@ -46,6 +55,9 @@ export class Traffic {
   private readonly framesOutOfView = new WeakSet<Frame>();
   private readonly framesPlaced = new WeakSet<Frame>();
 
+  /** Data requests of the tab's document that have been answered, by method, URL and body: a repeat is a poll. */
+  private answeredData = new Set<string>();
+
   /** Which scripts made the tab's data requests (`isNotWaitedFor`). */
   private readonly initiators: Initiators;
 
@@ -59,7 +71,8 @@ export class Traffic {
         this.document = request;
         this.documentSite = siteOfUrl(request.url());
         this.markup = undefined;
-      } else if (this.isNotWaitedFor(request)) this.notAwaited.add(request);
+        this.answeredData = new Set();
+      } else if (this.isNotWaitedFor(request) || this.answeredData.has(dataKey(request))) this.notAwaited.add(request);
       this.noteActivity(request);
     });
     const done = (request: Request) => {
@@ -69,6 +82,8 @@ export class Traffic {
         this.documentDoneAt = Date.now();
         void this.learnFromMarkup(request);
       } else this.noteActivity(request);
+      // Asked again, the same request is the page polling: it refreshes what the first answer brought.
+      if (isData(request) && request.frame() === page.mainFrame()) this.answeredData.add(dataKey(request));
     };
     page.on('requestfinished', done);
     page.on('requestfailed', done);

@@ -244,6 +244,22 @@ const MISBEHAVING: Record<string, (url: URL, res: ServerResponse) => void | Prom
     await delay(1000);
     page(res, 'Arrived', '<h1>Arrived</h1>');
   },
+  // An app's shell whose script asks for its data once the page has loaded (`?frames`: after two animation
+  // frames, as a framework's effect runs; else 30 ms later), answered after 300 ms.
+  '/app-shell': (url, res) => {
+    const ask = `fetch('/app-data').then((r) => r.text()).then((text) => (document.querySelector('#orders').textContent = text))`;
+    const later = url.searchParams.has('frames') ? `requestAnimationFrame(() => requestAnimationFrame(() => ${ask}))` : `setTimeout(() => ${ask}, 30)`;
+    page(res, 'Orders', `<h1>Orders</h1><div id="orders">Loading…</div><script>${later}</script>`);
+  },
+  '/app-data': async (_, res) => {
+    await delay(300);
+    res.writeHead(200, { 'content-type': 'text/plain' }).end('Order 1042: 3 lamps, shipped');
+  },
+  // A page that asks the same URL for news every 20 ms, for ever.
+  '/fast-poll': (_, res) => page(res, 'Ticker', `<h1>Ticker</h1><output>0</output><script>setInterval(() => fetch('/tick').then((r) => r.text()).then((t) => (document.querySelector('output').textContent = t)), 20)</script>`),
+  '/tick': (_, res) => {
+    res.writeHead(200, { 'content-type': 'text/plain' }).end('1');
+  },
   '/busy': (_, res) => page(res, 'Busy', `<h1>Busy page</h1><button onclick="while (true) {}">Freeze</button><a href="/fixtures/page-a.html">Page A</a>`),
   '/redirect': (url, res) => {
     res.writeHead(302, { location: url.searchParams.get('to') ?? '/' }).end();

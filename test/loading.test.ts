@@ -103,6 +103,13 @@ describe('navigate returns when the page is usable', () => {
     expect([...stages.keys()]).not.toContain('load: cap reached');
   });
 
+  it('a click that makes the page ask for data without leaving it shows what the answer brought', async () => {
+    const page = await call(env.browser, 'browser_navigate', { url: env.server.url('/search-app') });
+    const click = await call(env.browser, 'browser_click', { ref: refOf(page.snapshot, 'button', 'Search') });
+    expect(click.ok).toBe(true);
+    expect(click.changes).toContain('Order 1042: 3 lamps, shipped');
+  });
+
   it('a click that leads to a page with a stuck image returns that page', async () => {
     await call(env.browser, 'browser_navigate', { url: env.server.url('/fixtures/page-a.html') });
     const page = await env.browser.page();

@@ -115,6 +115,24 @@ export async function settle<T = never>(page: Page, traffic: Traffic, deadline: 
 }
 
 /**
+ * After an action that stayed on the page (a search button, "load more", a filter): waits for what the action
+ * made the page ask for, by the rules above, so that the result shows what it brought: until each awaited
+ * request begun since `since` has its answer and 50 ms passed, or those still out were silent for the quiet
+ * window, or the cap. Requests begun before the action (a long poll) and polls are not waited for.
+ */
+export async function settleAction(traffic: Traffic, since: number, deadline: Deadline, policy: SettlePolicy): Promise<void> {
+  if (!traffic.awaitedInFlightSince(since)) return;
+  const capEnds = Date.now() + Math.min(policy.maxMs, deadline.forStep());
+  await stage('action: its requests', async () => {
+    while (Date.now() < capEnds) {
+      const quietFor = traffic.awaitedQuietFor();
+      if (quietFor >= policy.quietMs || (quietFor >= policy.quietMs / 10 && traffic.awaitedInFlightSince(since) === 0)) return;
+      await sleep(10);
+    }
+  });
+}
+
+/**
  * Early snapshots tried per load: the first may begin while the page's scripts are still arriving; one dropped
  * because the page changed or a slow request answered may be followed by two more.
  */

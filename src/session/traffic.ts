@@ -32,6 +32,8 @@ function dataKey(request: Request): string {
 
 export class Traffic {
   private readonly inflight = new Set<Request>();
+  /** When each request in flight started (`awaitedInFlightSince`). */
+  private readonly startedAt = new WeakMap<Request, number>();
   private lastNetworkActivity = Date.now();
   /** The last start or end of a shaping request the load policy waits for (`awaitedQuietFor`), and its request. */
   private lastAwaitedActivity = Date.now();
@@ -67,6 +69,7 @@ export class Traffic {
       // blob:, data: and the like come from the tab itself: nothing to wait for, and Playwright may never end them.
       if (!request.isNavigationRequest() && !/^https?:/i.test(request.url())) return;
       this.inflight.add(request);
+      this.startedAt.set(request, Date.now());
       if (request.isNavigationRequest() && request.frame() === page.mainFrame()) {
         this.document = request;
         this.documentSite = siteOfUrl(request.url());
@@ -154,6 +157,11 @@ export class Traffic {
    */
   awaitedInFlight(): number {
     return this.countShaping((request) => !this.notAwaited.has(request));
+  }
+
+  /** Of `awaitedInFlight`, those that started at `time` (Date.now()) or later: what an action made the page ask for. */
+  awaitedInFlightSince(time: number): number {
+    return this.countShaping((request) => !this.notAwaited.has(request) && (this.startedAt.get(request) ?? 0) >= time);
   }
 
   /**

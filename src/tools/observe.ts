@@ -7,7 +7,7 @@ import type { Frame, Page, Request } from 'playwright-core';
 import { z } from 'zod';
 import { BrowserToolError, toBrowserToolError } from '../errors.js';
 import { sleep } from '../session/deadline.js';
-import { settle } from '../session/loading.js';
+import { settle, settleAction } from '../session/loading.js';
 import { DOWNLOAD_EVENT_WAIT_MS } from '../session/pageEvents.js';
 import { stopLoading, unbornTabs } from '../session/unstick.js';
 import { currentDocumentId, type Capture } from '../snapshot/capture.js';
@@ -196,7 +196,9 @@ export async function observeAction(call: CallContext, action: () => Promise<unk
   const popup = nextPopup(page);
   const navigation = watchNavigation(page);
   const seconds = Math.round(config.navigationTimeout / 1000);
+  let began = Date.now();
   try {
+    began = Date.now();
     const outcome = await events.unlessDialogOpens(action()).catch((error: unknown) => {
       // The action waited for the page it started under its own time (Playwright's click waits for the commit;
       // history moves wait too) and ran out: the page gets what is left of a navigation's time below.
@@ -257,7 +259,7 @@ export async function observeAction(call: CallContext, action: () => Promise<unk
     if (settled.loading) effects.loading = settled.loading;
     effects.url = page.url();
     early = settled.snapshot;
-  }
+  } else await settleAction(events.traffic, began, deadline, config.settle);
   const after = await refs.snapshot(page, {}, early);
   if (effects.navigated || !before) {
     effects.snapshot = after.formatted.text;

@@ -255,6 +255,13 @@ const MISBEHAVING: Record<string, (url: URL, res: ServerResponse) => void | Prom
     await delay(300);
     res.writeHead(200, { 'content-type': 'text/plain' }).end('Order 1042: 3 lamps, shipped');
   },
+  // A search form that asks for its results without leaving the page; the answer takes 300 ms.
+  '/search-app': (_, res) =>
+    page(
+      res,
+      'Search',
+      `<h1>Search orders</h1><button onclick="fetch('/app-data').then((r) => r.text()).then((text) => (document.querySelector('#results').textContent = text))">Search</button><div id="results"></div>`,
+    ),
   // A page that asks the same URL for news every 20 ms, for ever.
   '/fast-poll': (_, res) => page(res, 'Ticker', `<h1>Ticker</h1><output>0</output><script>setInterval(() => fetch('/tick').then((r) => r.text()).then((t) => (document.querySelector('output').textContent = t)), 20)</script>`),
   '/tick': (_, res) => {

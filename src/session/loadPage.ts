@@ -11,6 +11,7 @@ import { stage } from '../stages.js';
 import type { Deadline } from './deadline.js';
 import { settle, type EarlySnapshot, type Settled } from './loading.js';
 import type { Traffic } from './traffic.js';
+import { isMainFrame } from '../snapshot/navigating.js';
 import { stopLoading } from './unstick.js';
 
 export type WaitUntil = 'load' | 'domcontentloaded' | 'networkidle' | 'commit';
@@ -86,12 +87,4 @@ function ownRequest(page: Page, url: string): { answered(): Promise<boolean>; di
     },
     dispose: () => page.off('request', onRequest),
   };
-}
-
-function isMainFrame(page: Page, request: Request): boolean {
-  try {
-    return request.frame() === page.mainFrame();
-  } catch {
-    return false; // a service worker's request has no frame
-  }
 }

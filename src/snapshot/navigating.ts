@@ -32,7 +32,8 @@ export async function holdDocument(page: Page): Promise<() => Promise<void>> {
   return () => page.unroute('**/*', refuse).catch(() => {});
 }
 
-function isMainFrame(page: Page, request: Request): boolean {
+/** True for a request of the tab's main frame; false for a frame's, or a service worker's (which has no frame). */
+export function isMainFrame(page: Page, request: Request): boolean {
   try {
     return request.frame() === page.mainFrame();
   } catch {

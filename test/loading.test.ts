@@ -74,6 +74,27 @@ describe('navigate returns when the page is usable', () => {
     expect(result.loading).toMatch(/requests? \(127\.0\.0\.1/);
   });
 
+  it('a page whose polls hang holds every connection to its server; a link or a navigate to that server still works', async () => {
+    const browser = createTestToolset({ navigationTimeout: 5_000 });
+    // While the model reads, the page keeps polling: more hanging requests than Chromium opens connections.
+    const whileTheModelReads = () => new Promise((resolve) => setTimeout(resolve, 2_000));
+    try {
+      const poller = await call(browser, 'browser_navigate', { url: env.server.url('/polls-forever') });
+      await whileTheModelReads();
+      const click = await call(browser, 'browser_click', { ref: refOf(poller.snapshot, 'link', 'Archive') });
+      expect(click.ok, JSON.stringify(click).slice(0, 600)).toBe(true);
+      expect(click.url).toBe(env.server.url('/fixtures/page-a.html'));
+
+      await call(browser, 'browser_navigate', { url: env.server.url('/polls-forever') });
+      await whileTheModelReads();
+      const next = await call(browser, 'browser_navigate', { url: env.server.url('/fixtures/page-b.html') });
+      expect(next.ok, JSON.stringify(next).slice(0, 600)).toBe(true);
+      expect(next.title).toBe('Page B');
+    } finally {
+      await browser.close();
+    }
+  });
+
   it('a document streamed over seconds is shown whole', async () => {
     const result = await call(env.browser, 'browser_navigate', { url: env.server.url('/streamed?ms=2000') });
     expect(result.ok).toBe(true);
@@ -362,7 +383,9 @@ describe("whose request it is: the page's, or another site's code", () => {
       const hits = () => traffic.pendingRequests().filter((request) => request.resourceType() === 'fetch').length;
       await expect.poll(hits).toBe(1);
       await expect.poll(() => traffic.awaitedInFlight()).toBe(0);
-      // The page's own button calls the tag's function: that hit is the page's request, and waited for.
+      // The page's own button calls the tag's function: that hit is the page's request, and waited for (an
+      // action's tools say it begins, so an endpoint asked before is not taken for a poll).
+      traffic.actionBegins();
       await page.getByRole('button', { name: 'Send' }).click();
       await expect.poll(hits).toBe(2);
       await expect.poll(() => traffic.awaitedInFlight()).toBe(1);

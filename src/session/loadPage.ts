@@ -36,7 +36,8 @@ export async function loadPage<T = never>(
   let response: Response | null = null;
   const timeout = deadline.forStep();
   // A navigation an earlier call left pending (a page's own redirect, a document still arriving) would cut this one short.
-  if (traffic.documentPending()) await stage('load: stop previous', () => stopLoading(page));
+  // So would the page's requests holding every connection to the server (hanging polls): ours would wait behind them.
+  if (traffic.documentPending() || traffic.holdsAllConnections(url)) await stage('load: stop previous', () => stopLoading(page));
   for (let attempt = 0; ; attempt++) {
     const own = ownRequest(page, url);
     try {

@@ -25,9 +25,21 @@ function isData(request: Request): boolean {
   return request.resourceType() === 'xhr' || request.resourceType() === 'fetch';
 }
 
-/** A data request as the page would ask it again: method, URL and body. */
-function dataKey(request: Request): string {
-  return isData(request) ? `${request.method()} ${request.url()} ${request.postData() ?? ''}` : '';
+/** The endpoint a data request asks: method, address without its query (often a cache-buster), and body. */
+function endpointOf(request: Request): string {
+  const url = new URL(request.url());
+  return `${request.method()} ${url.origin}${url.pathname} ${request.postData() ?? ''}`;
+}
+
+/** Chromium's limit of open HTTP/1.1 connections to one server (scheme, host and port), per browser profile. */
+const CONNECTIONS_PER_SERVER = 6;
+
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
 }
 
 export class Traffic {
@@ -57,8 +69,8 @@ export class Traffic {
   private readonly framesOutOfView = new WeakSet<Frame>();
   private readonly framesPlaced = new WeakSet<Frame>();
 
-  /** Data requests of the tab's document that have been answered, by method, URL and body: a repeat is a poll. */
-  private answeredData = new Set<string>();
+  /** Endpoints the tab's document has asked for data since it loaded or since the last action: asked again, a poll. */
+  private askedData = new Set<string>();
 
   /** Which scripts made the tab's data requests (`isNotWaitedFor`). */
   private readonly initiators: Initiators;
@@ -74,8 +86,8 @@ export class Traffic {
         this.document = request;
         this.documentSite = siteOfUrl(request.url());
         this.markup = undefined;
-        this.answeredData = new Set();
-      } else if (this.isNotWaitedFor(request) || this.answeredData.has(dataKey(request))) this.notAwaited.add(request);
+        this.askedData = new Set();
+      } else if (this.isNotWaitedFor(request) || this.isPoll(request)) this.notAwaited.add(request);
       this.noteActivity(request);
     });
     const done = (request: Request) => {
@@ -85,8 +97,6 @@ export class Traffic {
         this.documentDoneAt = Date.now();
         void this.learnFromMarkup(request);
       } else this.noteActivity(request);
-      // Asked again, the same request is the page polling: it refreshes what the first answer brought.
-      if (isData(request) && request.frame() === page.mainFrame()) this.answeredData.add(dataKey(request));
     };
     page.on('requestfinished', done);
     page.on('requestfailed', done);
@@ -105,6 +115,21 @@ export class Traffic {
   /** Requests of this tab still waiting for their answer (a redirected one is followed by its next hop). */
   pendingRequests(): Request[] {
     return [...this.inflight].filter((request) => !request.redirectedTo());
+  }
+
+  /**
+   * True when this tab's requests still waiting on one server (the one `url` is on, or any) are as many as
+   * Chromium opens connections to it over HTTP/1.1: a page whose polls hang. Any further request to that server,
+   * a navigation among them, then waits behind them for ever.
+   */
+  holdsAllConnections(url?: string): boolean {
+    const counts = new Map<string, number>();
+    for (const request of this.pendingRequests()) {
+      const origin = originOf(request.url());
+      if (origin) counts.set(origin, (counts.get(origin) ?? 0) + 1);
+    }
+    const origin = url === undefined ? undefined : originOf(url);
+    return url === undefined ? [...counts.values()].some((n) => n >= CONNECTIONS_PER_SERVER) : !!origin && (counts.get(origin) ?? 0) >= CONNECTIONS_PER_SERVER;
   }
 
   /** The HTTP method of the main document's request: only a GET page may be loaded again. */
@@ -157,6 +182,11 @@ export class Traffic {
    */
   awaitedInFlight(): number {
     return this.countShaping((request) => !this.notAwaited.has(request));
+  }
+
+  /** An action begins: what the page asks for from now on is its doing, even an endpoint it has asked before. */
+  actionBegins(): void {
+    this.askedData = new Set();
   }
 
   /** Of `awaitedInFlight`, those that started at `time` (Date.now()) or later: what an action made the page ask for. */
@@ -247,6 +277,18 @@ export class Traffic {
     let count = 0;
     for (const request of this.inflight) if (request !== this.document && SHAPES_THE_PAGE.has(request.resourceType()) && !request.redirectedTo() && also(request)) count++;
     return count;
+  }
+
+  /**
+   * A data request of the tab's document to an endpoint it has already asked since it loaded or since the last
+   * action: the page polling (a live feed, a ticker), refreshing what the first answer brought.
+   */
+  private isPoll(request: Request): boolean {
+    if (!isData(request) || request.frame() !== this.page.mainFrame()) return false;
+    const endpoint = endpointOf(request);
+    if (this.askedData.has(endpoint)) return true;
+    this.askedData.add(endpoint);
+    return false;
   }
 
   private actsThroughScript(request: Request): boolean {

@@ -191,7 +191,7 @@ const MISBEHAVING: Record<string, (url: URL, res: ServerResponse) => void | Prom
     res.on('close', () => clearInterval(keepAlive));
   },
   '/polls-forever': (_, res) =>
-    page(res, 'Poller', `<h1>Live feed</h1><button>Refresh</button><script>const poll = () => fetch('/never?' + Math.random()).catch(() => {}); poll(); setInterval(poll, 200)</script>`),
+    page(res, 'Poller', `<h1>Live feed</h1><button>Refresh</button> <a href="/fixtures/page-a.html">Archive</a><script>const poll = () => fetch('/never?' + Math.random()).catch(() => {}); poll(); setInterval(poll, 200)</script>`),
   '/streamed': async (url, res) => {
     const total = Number(url.searchParams.get('ms') ?? 2000);
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });

@@ -25,10 +25,15 @@ function isData(request: Request): boolean {
   return request.resourceType() === 'xhr' || request.resourceType() === 'fetch';
 }
 
-/** The endpoint a data request asks: method, address without its query (often a cache-buster), and body. */
-function endpointOf(request: Request): string {
+/**
+ * What a data request asks for: its method, address and body, where a query parameter that is only a number (a
+ * timestamp or random cache-buster, a counter) does not make it another question.
+ */
+function questionOf(request: Request): string {
   const url = new URL(request.url());
-  return `${request.method()} ${url.origin}${url.pathname} ${request.postData() ?? ''}`;
+  const number = /^[\d.]+$/;
+  const kept = [...url.searchParams].filter(([key, value]) => !number.test(value) && !(value === '' && number.test(key)));
+  return `${request.method()} ${url.origin}${url.pathname}?${new URLSearchParams(kept).toString()} ${request.postData() ?? ''}`;
 }
 
 /** Chromium's limit of open HTTP/1.1 connections to one server (scheme, host and port), per browser profile. */
@@ -69,7 +74,7 @@ export class Traffic {
   private readonly framesOutOfView = new WeakSet<Frame>();
   private readonly framesPlaced = new WeakSet<Frame>();
 
-  /** Endpoints the tab's document has asked for data since it loaded or since the last action: asked again, a poll. */
+  /** What the tab's document has asked for data since it loaded or since the last action: asked again, a poll. */
   private askedData = new Set<string>();
 
   /** Which scripts made the tab's data requests (`isNotWaitedFor`). */
@@ -184,7 +189,7 @@ export class Traffic {
     return this.countShaping((request) => !this.notAwaited.has(request));
   }
 
-  /** An action begins: what the page asks for from now on is its doing, even an endpoint it has asked before. */
+  /** An action begins: what the page asks for from now on is its doing, even a question it has asked before. */
   actionBegins(): void {
     this.askedData = new Set();
   }
@@ -280,14 +285,14 @@ export class Traffic {
   }
 
   /**
-   * A data request of the tab's document to an endpoint it has already asked since it loaded or since the last
-   * action: the page polling (a live feed, a ticker), refreshing what the first answer brought.
+   * A data request of the tab's document that asks what it has already asked since it loaded or since the last
+   * action (`questionOf`): the page polling (a live feed, a ticker), refreshing what the first answer brought.
    */
   private isPoll(request: Request): boolean {
     if (!isData(request) || request.frame() !== this.page.mainFrame()) return false;
-    const endpoint = endpointOf(request);
-    if (this.askedData.has(endpoint)) return true;
-    this.askedData.add(endpoint);
+    const question = questionOf(request);
+    if (this.askedData.has(question)) return true;
+    this.askedData.add(question);
     return false;
   }
 

@@ -244,12 +244,14 @@ const MISBEHAVING: Record<string, (url: URL, res: ServerResponse) => void | Prom
     await delay(1000);
     page(res, 'Arrived', '<h1>Arrived</h1>');
   },
-  // An app's shell whose script asks for its data once the page has loaded (`?frames`: after two animation
-  // frames, as a framework's effect runs; else 30 ms later), answered after 300 ms.
+  // An app's shell whose script asks for its data as it runs, answered after 300 ms, so the page has loaded
+  // before it has its data (`?then`: that answer leads to a second request, for the details, as apps chain them).
   '/app-shell': (url, res) => {
-    const ask = `fetch('/app-data').then((r) => r.text()).then((text) => (document.querySelector('#orders').textContent = text))`;
-    const later = url.searchParams.has('frames') ? `requestAnimationFrame(() => requestAnimationFrame(() => ${ask}))` : `setTimeout(() => ${ask}, 30)`;
-    page(res, 'Orders', `<h1>Orders</h1><div id="orders">Loading…</div><script>${later}</script>`);
+    const show = `(text) => (document.querySelector('#orders').textContent = text)`;
+    const ask = url.searchParams.has('then')
+      ? `fetch('/app-data').then(() => fetch('/app-data?details')).then((r) => r.text()).then(${show})`
+      : `fetch('/app-data').then((r) => r.text()).then(${show})`;
+    page(res, 'Orders', `<h1>Orders</h1><div id="orders">Loading…</div><script>${ask}</script>`);
   },
   '/app-data': async (_, res) => {
     await delay(300);

@@ -4,6 +4,7 @@
  */
 import type { Frame, Page, Request } from 'playwright-core';
 import { Initiators } from './initiators.js';
+import { Questions } from './polls.js';
 import { readMarkup, type MarkupReading } from './markup.js';
 import { hostOf, siteOfUrl } from './sites.js';
 
@@ -19,21 +20,6 @@ const ACTS_THROUGH_SCRIPT = new Set(['script', 'xhr', 'fetch', 'eventsource']);
 /** An EventSource, or a fetch answered as one (`text/event-stream`, as chat and live-update pages read theirs). */
 function isEventStream(request: Request, contentType = ''): boolean {
   return request.resourceType() === 'eventsource' || /^\s*text\/event-stream\b/i.test(contentType);
-}
-
-function isData(request: Request): boolean {
-  return request.resourceType() === 'xhr' || request.resourceType() === 'fetch';
-}
-
-/**
- * What a data request asks for: its method, address and body, where a query parameter that is only a number (a
- * timestamp or random cache-buster, a counter) does not make it another question.
- */
-function questionOf(request: Request): string {
-  const url = new URL(request.url());
-  const number = /^[\d.]+$/;
-  const kept = [...url.searchParams].filter(([key, value]) => !number.test(value) && !(value === '' && number.test(key)));
-  return `${request.method()} ${url.origin}${url.pathname}?${new URLSearchParams(kept).toString()} ${request.postData() ?? ''}`;
 }
 
 /** Chromium's limit of open HTTP/1.1 connections to one server (scheme, host and port), per browser profile. */
@@ -74,8 +60,8 @@ export class Traffic {
   private readonly framesOutOfView = new WeakSet<Frame>();
   private readonly framesPlaced = new WeakSet<Frame>();
 
-  /** What the tab's document has asked for data since it loaded or since the last action: asked again, a poll. */
-  private askedData = new Set<string>();
+  /** What the tab's document has asked for data since it loaded or since the last action (`isPoll`). */
+  private readonly questions = new Questions();
 
   /** Which scripts made the tab's data requests (`isNotWaitedFor`). */
   private readonly initiators: Initiators;
@@ -91,7 +77,7 @@ export class Traffic {
         this.document = request;
         this.documentSite = siteOfUrl(request.url());
         this.markup = undefined;
-        this.askedData = new Set();
+        this.questions.forget();
       } else if (this.isNotWaitedFor(request) || this.isPoll(request)) this.notAwaited.add(request);
       this.noteActivity(request);
     });
@@ -191,7 +177,7 @@ export class Traffic {
 
   /** An action begins: what the page asks for from now on is its doing, even a question it has asked before. */
   actionBegins(): void {
-    this.askedData = new Set();
+    this.questions.forget();
   }
 
   /** Of `awaitedInFlight`, those that started at `time` (Date.now()) or later: what an action made the page ask for. */
@@ -284,16 +270,9 @@ export class Traffic {
     return count;
   }
 
-  /**
-   * A data request of the tab's document that asks what it has already asked since it loaded or since the last
-   * action (`questionOf`): the page polling (a live feed, a ticker), refreshing what the first answer brought.
-   */
+  /** A data request of the tab's document asking again what it asked since it loaded or the last action (polls.ts). */
   private isPoll(request: Request): boolean {
-    if (!isData(request) || request.frame() !== this.page.mainFrame()) return false;
-    const question = questionOf(request);
-    if (this.askedData.has(question)) return true;
-    this.askedData.add(question);
-    return false;
+    return request.frame() === this.page.mainFrame() && this.questions.askedAgain(request);
   }
 
   private actsThroughScript(request: Request): boolean {

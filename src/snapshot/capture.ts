@@ -5,8 +5,7 @@
  * scopes take the whole page. Three round trips either way: prepare (region, facts), capture, release.
  */
 import type { Frame, Page } from 'playwright-core';
-import { holdDocument, leaving } from './navigating.js';
-import { BrowserToolError } from '../errors.js';
+import { HELD_KEY, leaving, readThroughNavigations } from './navigating.js';
 import { evaluateInPage } from '../inPage.js';
 import { collectPageFacts, releaseElements, type ElementFacts, type FactsArgs, type Overlay, type PageFacts, type PageMetrics } from './facts.js';
 import { CHANGES_KEY, ownChanges } from './changes.js';
@@ -172,46 +171,15 @@ export interface CaptureOptions {
 export type CaptureScope = { region: RegionArgs } | { region?: undefined };
 
 /**
- * A snapshot taken while the page navigates loses its document; wait for the new one and retry. A page that
- * keeps replacing itself (a refresh or reload loop) is then held on the document it shows and read as it stands;
- * the capture says so (`stoppedLoop`).
+ * A snapshot taken while the page navigates loses its document; it is taken again on the next one, and a page
+ * that keeps replacing itself is held and read as it stands (navigating.ts); the capture then says so.
  */
 export async function capturePage(page: Page, options: CaptureOptions = {}, scope: CaptureScope = {}): Promise<Capture> {
-  let release: (() => Promise<void>) | undefined;
-  try {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const capture = await captureOnce(page, options.secretSelector ?? '', scope.region, options.framesAwaitingDocument?.(page) ?? [], !release);
-        if (!release) return capture;
-        // Every later capture of this document says so too: the loop stays stopped while the tab shows it.
-        await page.evaluate((key) => ((window as unknown as Record<symbol, unknown>)[Symbol.for(key)] = true), STOPPED_LOOP_KEY).catch(() => {});
-        return { ...capture, stoppedLoop: true };
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        // "does not match": the document the capture looked for was replaced between the two reads.
-        if (!/Execution context was destroyed|Cannot find context|navigat|does not match any element/i.test(message)) throw error;
-        if (release) {
-          throw new BrowserToolError('navigation_failed', 'The page kept loading new documents by itself (a reload or redirect loop), and none could be read.', {
-            hint: 'Take browser_snapshot once more, or navigate to another address: the loop may need a cookie or a login that this session lacks.',
-          });
-        }
-        if (attempt === LOOP_ATTEMPTS) release = await holdDocument(page);
-        // Until the new document is parsed, or replaced in turn (then the next try comes at once).
-        const next = release ? undefined : leaving(page);
-        await Promise.race([page.waitForLoadState('domcontentloaded', { timeout: 5_000 }).catch(() => {}), next?.promise.catch(() => {})]);
-        next?.dispose();
-      }
-    }
-  } finally {
-    await release?.();
-  }
+  const { value, held } = await readThroughNavigations(page, (watchLeaving) =>
+    captureOnce(page, options.secretSelector ?? '', scope.region, options.framesAwaitingDocument?.(page) ?? [], watchLeaving),
+  );
+  return held ? { ...value, stoppedLoop: true } : value;
 }
-
-/** Marks, in the page, a document held where a loop of its own navigations would have replaced it. */
-const STOPPED_LOOP_KEY = 'mastra-browser-toolset.stoppedLoop';
-
-/** Captures that may lose their document to the page's own navigations before it counts as a loop. */
-const LOOP_ATTEMPTS = 2;
 
 async function captureOnce(page: Page, secretSelector: string, region: RegionArgs | undefined, awaiting: Array<{ frame: Frame; host: string }>, watchLeaving: boolean): Promise<Capture> {
   // Hidden while the facts are read (they do not depend on it), before the aria capture begins.
@@ -244,7 +212,7 @@ async function captureShown(
   // for a viewport capture chooses the subtrees to take. Everything runs on the page's one main thread, so
   // doing the steps in turn costs only round trips.
   const facts = await stage('snapshot: region and facts (in page)', () =>
-    evaluateInPage(page, prepareCapture, { facts: factsArgs(secretSelector, true), region, ownerId: OWNER_ID, changesKey: CHANGES_KEY, stoppedLoopKey: STOPPED_LOOP_KEY }, { chooseRegion, collectPageFacts, ownRoots, ownChanges }),
+    evaluateInPage(page, prepareCapture, { facts: factsArgs(secretSelector, true), region, ownerId: OWNER_ID, changesKey: CHANGES_KEY, stoppedLoopKey: HELD_KEY }, { chooseRegion, collectPageFacts, ownRoots, ownChanges }),
   );
   await hidden;
   let tree: unknown;

@@ -5,6 +5,48 @@
  * (`holdDocument`), as a person would press Stop, so that it can be read at all.
  */
 import type { Page, Request, Route } from 'playwright-core';
+import { BrowserToolError } from '../errors.js';
+
+/** Marks, in the page, a document held where a loop of its own navigations would have replaced it. */
+export const HELD_KEY = 'mastra-browser-toolset.stoppedLoop';
+
+/** Reads that may lose their document to the page's own navigations before it counts as a loop. */
+const LOOP_ATTEMPTS = 2;
+
+/**
+ * Runs `read` (a capture) until it is not cut short by a navigation: after each loss, once the new document is
+ * parsed or replaced in turn. After three losses the page counts as caught in a loop: it is held
+ * (`holdDocument`) for one more read, and its document marked (`HELD_KEY`) so that later reads say so too.
+ * `read` is told whether to give up at once when the tab starts loading another document (not while held).
+ */
+export async function readThroughNavigations<T>(page: Page, read: (watchLeaving: boolean) => Promise<T>): Promise<{ value: T; held: boolean }> {
+  let release: (() => Promise<void>) | undefined;
+  try {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const value = await read(!release);
+        if (release) await page.evaluate((key) => ((window as unknown as Record<symbol, unknown>)[Symbol.for(key)] = true), HELD_KEY).catch(() => {});
+        return { value, held: !!release };
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        // "does not match": the document the capture looked for was replaced between two reads.
+        if (!/Execution context was destroyed|Cannot find context|navigat|does not match any element/i.test(message)) throw error;
+        if (release) {
+          throw new BrowserToolError('navigation_failed', 'The page kept loading new documents by itself (a reload or redirect loop), and none could be read.', {
+            hint: 'Take browser_snapshot once more, or navigate to another address: the loop may need a cookie or a login that this session lacks.',
+          });
+        }
+        if (attempt === LOOP_ATTEMPTS) release = await holdDocument(page);
+        // Until the new document is parsed, or replaced in turn (then the next try comes at once).
+        const next = release ? undefined : leaving(page);
+        await Promise.race([page.waitForLoadState('domcontentloaded', { timeout: 5_000 }).catch(() => {}), next?.promise.catch(() => {})]);
+        next?.dispose();
+      }
+    }
+  } finally {
+    await release?.();
+  }
+}
 
 /** Rejects when the tab starts loading another document (a navigation request of its main frame). */
 export function leaving(page: Page): { promise: Promise<never>; dispose(): void } {

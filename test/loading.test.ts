@@ -378,6 +378,9 @@ describe("whose request it is: the page's, or another site's code", () => {
     const page = await (await env.browser.page()).context().newPage();
     try {
       const traffic = new Traffic(page);
+      // A tab's Traffic watches who makes each request through a CDP session of its own, attached long before the
+      // tab's first navigation in the toolset; here the page is loaded at once, so give the session time to attach.
+      await new Promise((resolve) => setTimeout(resolve, 500));
       const tracker = env.server.otherSite(`/tracker.js?to=${encodeURIComponent(env.server.otherSite('/never?hit'))}`);
       await page.goto(env.server.url(`/tagged?src=${encodeURIComponent(tracker)}`), { waitUntil: 'domcontentloaded' });
       const hits = () => traffic.pendingRequests().filter((request) => request.resourceType() === 'fetch').length;

@@ -124,11 +124,7 @@ export async function settleAction(traffic: Traffic, since: number, deadline: De
   if (!traffic.awaitedInFlightSince(since)) return;
   const capEnds = Date.now() + Math.min(policy.maxMs, deadline.forStep());
   await stage('action: its requests', async () => {
-    while (Date.now() < capEnds) {
-      const quietFor = traffic.awaitedQuietFor();
-      if (quietFor >= policy.quietMs || (quietFor >= policy.quietMs / 10 && traffic.awaitedInFlightSince(since) === 0)) return;
-      await sleep(10);
-    }
+    while (Date.now() < capEnds && !networkSettled(traffic, policy, traffic.awaitedInFlightSince(since))) await sleep(10);
   });
 }
 
@@ -189,9 +185,9 @@ async function snapshotIfStill<T>(page: Page, traffic: Traffic, policy: SettlePo
  * flight is not waited for: images and fonts fill in boxes the page already has, and scripts of other sites
  * (tag managers, ads, widgets: `Traffic.awaitedInFlight`) arrive on their own schedule.
  */
-function networkSettled(traffic: Traffic, policy: SettlePolicy): boolean {
+function networkSettled(traffic: Traffic, policy: SettlePolicy, inFlight = traffic.awaitedInFlight()): boolean {
   const quietFor = traffic.awaitedQuietFor();
-  return quietFor >= policy.quietMs || (quietFor >= policy.quietMs / 10 && traffic.awaitedInFlight() === 0);
+  return quietFor >= policy.quietMs || (quietFor >= policy.quietMs / 10 && inFlight === 0);
 }
 
 /** How long no request has started or ended before a parser held by a script or style sheet counts as waiting on it. */

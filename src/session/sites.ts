@@ -27,6 +27,15 @@ export function hostOf(url: string): string {
   }
 }
 
+/** A URL's scheme, host and port ("https://example.com"), or undefined for a malformed one. */
+export function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The site of a URL ("" for about:blank, data: and the like). */
 export function siteOfUrl(url: string): string {
   try {

@@ -6,7 +6,7 @@ import type { Frame, Page, Request } from 'playwright-core';
 import { Initiators } from './initiators.js';
 import { Questions } from './polls.js';
 import { readMarkup, type MarkupReading } from './markup.js';
-import { hostOf, siteOfUrl } from './sites.js';
+import { hostOf, originOf, siteOfUrl } from './sites.js';
 
 /** Resource types whose arrival can add, remove or restyle content (`networkQuietFor`). */
 const SHAPES_THE_PAGE = new Set(['document', 'script', 'stylesheet', 'xhr', 'fetch', 'eventsource']);
@@ -24,14 +24,6 @@ function isEventStream(request: Request, contentType = ''): boolean {
 
 /** Chromium's limit of open HTTP/1.1 connections to one server (scheme, host and port), per browser profile. */
 const CONNECTIONS_PER_SERVER = 6;
-
-function originOf(url: string): string | undefined {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return undefined;
-  }
-}
 
 export class Traffic {
   private readonly inflight = new Set<Request>();
@@ -119,8 +111,8 @@ export class Traffic {
       const origin = originOf(request.url());
       if (origin) counts.set(origin, (counts.get(origin) ?? 0) + 1);
     }
-    const origin = url === undefined ? undefined : originOf(url);
-    return url === undefined ? [...counts.values()].some((n) => n >= CONNECTIONS_PER_SERVER) : !!origin && (counts.get(origin) ?? 0) >= CONNECTIONS_PER_SERVER;
+    const held = url === undefined ? [...counts.values()] : [counts.get(originOf(url) ?? '') ?? 0];
+    return held.some((count) => count >= CONNECTIONS_PER_SERVER);
   }
 
   /** The HTTP method of the main document's request: only a GET page may be loaded again. */

@@ -196,12 +196,11 @@ export async function observeAction(call: CallContext, action: () => Promise<unk
   const popup = nextPopup(page);
   const navigation = watchNavigation(page);
   const seconds = Math.round(config.navigationTimeout / 1000);
-  let began = Date.now();
+  // Hanging requests holding every connection to a server would hold the page the action may lead to as well.
+  if (events.traffic.holdsAllConnections()) await stopLoading(page);
+  const began = Date.now();
+  events.traffic.actionBegins();
   try {
-    // Hanging requests holding every connection to a server would hold the page the action may lead to as well.
-    if (events.traffic.holdsAllConnections()) await stopLoading(page);
-    began = Date.now();
-    events.traffic.actionBegins();
     const outcome = await events.unlessDialogOpens(action()).catch((error: unknown) => {
       // The action waited for the page it started under its own time (Playwright's click waits for the commit;
       // history moves wait too) and ran out: the page gets what is left of a navigation's time below.

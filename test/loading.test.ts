@@ -618,10 +618,12 @@ describe('nothing wedges the session', () => {
     expect(click.url).toBe(env.server.url('/fixtures/page-a.html'));
   });
 
-  for (const kind of ['meta', 'script'] as const) {
-    it(`a page that reloads itself without end (${kind === 'meta' ? 'a refresh of 0 s' : 'by script'}) is held and shown, says so, and acts`, async () => {
+  const reloadKinds = { meta: 'a refresh of 0 s', script: 'by script', 'at-once': 'by a timer of 0 ms, before it is parsed' } as const;
+  for (const [kind, how] of Object.entries(reloadKinds)) {
+    it(`a page that reloads itself without end (${how}) is held and shown, says so, and acts`, async () => {
       const result = await call(env.browser, 'browser_navigate', { url: env.server.url(`/reload-loop?kind=${kind}`) });
       expect(result.ok, JSON.stringify(result).slice(0, 1000)).toBe(true);
+      expect(result.loading, 'the page is read, not left "still arriving"').toBeUndefined();
       expect(result.snapshot).toContain('# Reloading');
       expect(result.snapshot).toContain('the page kept reloading or redirecting by itself');
       const click = await call(env.browser, 'browser_click', { ref: refOf(result.snapshot, 'button', 'Still here') });
@@ -631,6 +633,34 @@ describe('nothing wedges the session', () => {
       expect(next.title).toBe('Page B');
     });
   }
+
+  it('a page that reloads itself from a script in its head, before it has a body, is held and read as it stands', async () => {
+    const result = await call(env.browser, 'browser_navigate', { url: env.server.url('/reload-loop?kind=while-parsed') });
+    expect(result.ok, JSON.stringify(result).slice(0, 1000)).toBe(true);
+    expect(result.title).toBe('Reloading');
+    expect(result.loading, 'the page is read, not left "still arriving"').toBeUndefined();
+    expect(result.snapshot).toContain('the page kept reloading or redirecting by itself');
+    const next = await call(env.browser, 'browser_navigate', { url: env.server.url('/fixtures/page-b.html') });
+    expect(next.ok).toBe(true);
+    expect(next.title).toBe('Page B');
+  });
+
+  it('two pages that send the tab to each other are held on one of them, which says so', async () => {
+    const result = await call(env.browser, 'browser_navigate', { url: env.server.url('/ping') });
+    expect(result.ok, JSON.stringify(result).slice(0, 1000)).toBe(true);
+    expect(['Ping', 'Pong']).toContain(result.title);
+    expect(result.snapshot).toContain('the page kept reloading or redirecting by itself');
+    const next = await call(env.browser, 'browser_navigate', { url: env.server.url('/fixtures/page-b.html') });
+    expect(next.title).toBe('Page B');
+  });
+
+  it('a chain of script redirects, each to a new address, is followed to its end and not taken for a loop', async () => {
+    const result = await call(env.browser, 'browser_navigate', { url: env.server.url('/hops') });
+    expect(result.ok, JSON.stringify(result).slice(0, 1000)).toBe(true);
+    expect(result.title).toBe('Signed in');
+    expect(result.url).toBe(env.server.url('/hops?k=6'));
+    expect(result.snapshot).not.toContain('kept reloading');
+  });
 
   it('a navigation an earlier call left pending (a slow click, a tab opened on a slow server) never breaks the next one', async () => {
     const browser = createTestToolset({ navigationTimeout: 3_000, allowEvaluate: true });

@@ -8,6 +8,7 @@
 import type { Frame, Page, Request } from 'playwright-core';
 import { changedSinceWatch, watchChanges } from '../snapshot/changes.js';
 import { frameInView } from '../snapshot/frameInView.js';
+import { holdIfLooping, markHeld, type Loop } from '../snapshot/navigating.js';
 import { warmCapture } from '../snapshot/warmUp.js';
 import { stage, stageSync } from '../stages.js';
 import { sleep, type Deadline } from './deadline.js';
@@ -46,19 +47,37 @@ export type EarlySnapshot<T> = () => Promise<T>;
  * Waits until the page that just committed is usable, by the policy above. A parser blocked by a script or
  * stylesheet that never answers (the document has arrived, nothing moves, DOMContentLoaded does not come) would
  * leave the page half-built: the page is loaded once more with those requests refused, as an ad blocker
- * would, so it is built whole; a page that cannot be loaded again (a form's POST) is stopped where it is.
+ * would, so it is built whole; a page that cannot be loaded again (a form's POST) is stopped where it is. A page
+ * that keeps loading itself again (a reload or refresh loop) is held on one document and read as it stands.
  */
 export async function settle<T = never>(page: Page, traffic: Traffic, deadline: Deadline, policy: SettlePolicy, early?: EarlySnapshot<T>): Promise<Settled<T>> {
+  // A page that keeps loading itself again would never be parsed for long: it is held on one document.
+  const loop = holdIfLooping(page);
+  try {
+    const settled = await settleUnlessLooping(page, traffic, deadline, policy, loop, early);
+    if (!loop.held() || !settled.parsed || page.isClosed()) return settled;
+    // Held: its snapshot is taken on the held document, once it is parsed (or stopped), and says that the page was stopped.
+    await loop.parsedOrStopped(deadline.forStep());
+    await markHeld(page);
+    const { snapshot: _dropped, ...rest } = settled;
+    const snapshot = early ? await early().catch(() => undefined) : undefined;
+    return { ...rest, ...(snapshot !== undefined ? { snapshot } : {}) };
+  } finally {
+    await loop.release();
+  }
+}
+
+async function settleUnlessLooping<T>(page: Page, traffic: Traffic, deadline: Deadline, policy: SettlePolicy, loop: Loop, early?: EarlySnapshot<T>): Promise<Settled<T>> {
   let refused: string | undefined;
   const warmUp = early ? warmUpWhileWaiting(page, traffic) : undefined;
   for (let attempt = 0; ; attempt++) {
-    const outcome = await stage('load: until parsed', () => parsedOrBlocked(page, traffic, deadline, policy)).finally(() => warmUp?.stop());
+    const outcome = await stage('load: until parsed', () => parsedOrBlocked(page, traffic, deadline, policy, loop)).finally(() => warmUp?.stop());
     if (page.isClosed()) return { parsed: true };
     if (outcome === 'late') return { parsed: false, loading: describeLoading(traffic, 'its document is still arriving') };
     if (outcome === 'parsed') break;
     const stuck = parserBlocking(traffic);
     refused = describeRequests(stuck);
-    if (attempt === 0 && traffic.documentMethod() === 'GET') {
+    if (attempt === 0 && traffic.documentMethod() === 'GET' && !loop.held()) {
       await reloadRefusing(page, stuck.map((request) => request.url()), deadline);
       continue;
     }
@@ -215,8 +234,11 @@ function warmUpWhileWaiting(page: Page, traffic: Traffic): { now(): void; stop()
   return { now, stop: () => (watching = false) };
 }
 
-/** DOMContentLoaded, or the sign of a blocked parser (document arrived, network quiet, requests pending), or the deadline. */
-async function parsedOrBlocked(page: Page, traffic: Traffic, deadline: Deadline, policy: SettlePolicy): Promise<'parsed' | 'blocked' | 'late'> {
+/**
+ * DOMContentLoaded, or the sign of a blocked parser (document arrived, network quiet, requests pending), or the
+ * deadline. A held page whose next load was refused counts as parsed: its document will not be parsed further.
+ */
+async function parsedOrBlocked(page: Page, traffic: Traffic, deadline: Deadline, policy: SettlePolicy, loop: Loop): Promise<'parsed' | 'blocked' | 'late'> {
   let waiting = true;
   const parsed = page.waitForLoadState('domcontentloaded', { timeout: deadline.forStep() }).then(
     () => 'parsed' as const,
@@ -224,8 +246,9 @@ async function parsedOrBlocked(page: Page, traffic: Traffic, deadline: Deadline,
   );
   const blocked = (async () => {
     while (waiting) {
+      if (loop.refused()) return 'parsed' as const;
       if (traffic.documentArrived() && traffic.networkQuietFor() >= policy.quietMs && parserBlocking(traffic).length) return 'blocked' as const;
-      await sleep(50);
+      await sleep(loop.held() ? 5 : 50);
     }
     return 'late' as const;
   })();

@@ -13,6 +13,12 @@ export const HELD_KEY = 'mastra-browser-toolset.stoppedLoop';
 /** Reads that may lose their document to the page's own navigations before it counts as a loop. */
 const LOOP_ATTEMPTS = 2;
 
+/** Visits of the main frame to one address, during one load, after which the page counts as a loop. */
+const LOOP_VISITS = 3;
+
+/** Tabs whose next documents are being refused (`holdDocument`), with how many holds are on each. */
+const holds = new WeakMap<Page, number>();
+
 /**
  * Runs `read` (a capture) until it is not cut short by a navigation: after each loss, once the new document is
  * parsed or replaced in turn. After three losses the page counts as caught in a loop: it is held
@@ -24,8 +30,9 @@ export async function readThroughNavigations<T>(page: Page, read: (watchLeaving:
   try {
     for (let attempt = 0; ; attempt++) {
       try {
-        const value = await read(!release);
-        if (release) await page.evaluate((key) => ((window as unknown as Record<symbol, unknown>)[Symbol.for(key)] = true), HELD_KEY).catch(() => {});
+        // A held tab does not leave its document: the requests that would are refused.
+        const value = await read(!release && !holds.get(page));
+        if (release) await markHeld(page);
         return { value, held: !!release };
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
@@ -48,6 +55,62 @@ export async function readThroughNavigations<T>(page: Page, read: (watchLeaving:
   }
 }
 
+/** A load watched for a page that keeps loading itself again (`holdIfLooping`). */
+export interface Loop {
+  /** True once the page counted as a loop and was held. */
+  held(): boolean;
+  /** True once a load of the held page was refused: a document that asked for it while loading is parsed no further. */
+  refused(): boolean;
+  /** Resolves once the held page's document is parsed, or stopped by a refusal, or after `ms`. */
+  parsedOrStopped(ms: number): Promise<void>;
+  /** Stops watching and lets the page navigate again. */
+  release(): Promise<void>;
+}
+
+/**
+ * Watches a load for a page that keeps asking for a document it has already shown: a reload or refresh loop, or
+ * two pages sending the tab to each other. On the third visit to one address the tab is held
+ * (`holdDocument`) on the document it is loading. A chain of redirects that each lead somewhere new (the hops of
+ * a sign-in) is followed to its end.
+ */
+export function holdIfLooping(page: Page): Loop {
+  const visits = new Map<string, number>();
+  const visit = (url: string) => {
+    const address = url.split('#')[0]!;
+    const count = (visits.get(address) ?? 0) + 1;
+    visits.set(address, count);
+    return count;
+  };
+  visit(page.url());
+  let holding: Promise<() => Promise<void>> | undefined;
+  let refused = false;
+  let onRefused = () => {};
+  const refusal = new Promise<void>((resolve) => (onRefused = resolve));
+  const onRequest = (request: Request) => {
+    if (!holding && request.isNavigationRequest() && isMainFrame(page, request) && visit(request.url()) >= LOOP_VISITS) {
+      holding = holdDocument(page, () => {
+        refused = true;
+        onRefused();
+      });
+    }
+  };
+  page.on('request', onRequest);
+  return {
+    held: () => holding !== undefined,
+    refused: () => refused,
+    parsedOrStopped: (ms) => Promise.race([page.waitForLoadState('domcontentloaded', { timeout: ms }).catch(() => {}), refusal]),
+    release: async () => {
+      page.off('request', onRequest);
+      await (await holding)?.();
+    },
+  };
+}
+
+/** Marks the tab's document as held (`HELD_KEY`): its snapshots say the page was stopped to be read. */
+export async function markHeld(page: Page): Promise<void> {
+  await page.evaluate((key) => ((window as unknown as Record<symbol, unknown>)[Symbol.for(key)] = true), HELD_KEY).catch(() => {});
+}
+
 /** Rejects when the tab starts loading another document (a navigation request of its main frame). */
 export function leaving(page: Page): { promise: Promise<never>; dispose(): void } {
   let onRequest: (request: Request) => void = () => {};
@@ -64,14 +127,22 @@ export function leaving(page: Page): { promise: Promise<never>; dispose(): void 
 /**
  * Refuses the tab's next documents until the returned release is called: the page stays on the one it shows.
  * Refused as aborted, which leaves no error page; every other request goes on to the session's own routes.
+ * A document that asked to be replaced while it was still loading stops there: Chromium parses it no further
+ * and it never reaches DOMContentLoaded. `onRefused` hears of each refusal.
  */
-export async function holdDocument(page: Page): Promise<() => Promise<void>> {
+export async function holdDocument(page: Page, onRefused?: () => void): Promise<() => Promise<void>> {
   const refuse = (route: Route) => {
     const request = route.request();
-    return request.isNavigationRequest() && isMainFrame(page, request) ? route.abort('aborted') : route.fallback();
+    if (!request.isNavigationRequest() || !isMainFrame(page, request)) return route.fallback();
+    onRefused?.();
+    return route.abort('aborted');
   };
   await page.route('**/*', refuse);
-  return () => page.unroute('**/*', refuse).catch(() => {});
+  holds.set(page, (holds.get(page) ?? 0) + 1);
+  return async () => {
+    holds.set(page, (holds.get(page) ?? 1) - 1);
+    await page.unroute('**/*', refuse).catch(() => {});
+  };
 }
 
 /** True for a request of the tab's main frame; false for a frame's, or a service worker's (which has no frame). */

@@ -224,14 +224,25 @@ const MISBEHAVING: Record<string, (url: URL, res: ServerResponse) => void | Prom
       .writeHead(200, { 'content-type': 'image/svg+xml' })
       .end('<svg xmlns="http://www.w3.org/2000/svg" width="400" height="120"><text x="10" y="30">Quarterly sales</text><a href="/fixtures/page-a.html"><text x="10" y="80">Open page A</text></a></svg>');
   },
-  // A page that replaces itself without end: `?kind=meta` by a refresh of 0 s, else by script after 20 ms.
-  '/reload-loop': (url, res) =>
-    page(
-      res,
-      'Reloading',
-      (url.searchParams.get('kind') === 'meta' ? '<meta http-equiv="refresh" content="0">' : '<script>setTimeout(() => location.reload(), 20)</script>') +
-        '<h1>Reloading</h1><button onclick="this.textContent = \'Clicked\'">Still here</button>',
-    ),
+  // A page that replaces itself without end: `?kind=meta` by a refresh of 0 s; `script` by script 20 ms after it
+  // is parsed; `at-once` by a timer of 0 ms, before DOMContentLoaded; `while-parsed` by a script in its head,
+  // before it has a body.
+  '/reload-loop': (url, res) => {
+    const content = '<h1>Reloading</h1><button onclick="this.textContent = \'Clicked\'">Still here</button>';
+    const kind = url.searchParams.get('kind');
+    if (kind === 'while-parsed') return page(res, 'Reloading', `<script>location.reload()</script>${content}`);
+    if (kind === 'at-once') return page(res, 'Reloading', `${content}<script>setTimeout(() => location.reload(), 0)</script>`);
+    page(res, 'Reloading', (kind === 'meta' ? '<meta http-equiv="refresh" content="0">' : '<script>setTimeout(() => location.reload(), 20)</script>') + content);
+  },
+  // Two pages that send the tab to each other without end.
+  '/ping': (_, res) => page(res, 'Ping', `<h1>Ping</h1><script>location.href = '/pong'</script>`),
+  '/pong': (_, res) => page(res, 'Pong', `<h1>Pong</h1><script>location.href = '/ping'</script>`),
+  // A chain of script redirects, each to a new address (as a sign-in's hops), that ends at a page after `?k=6`.
+  '/hops': (url, res) => {
+    const k = Number(url.searchParams.get('k') ?? 0);
+    if (k < 6) return page(res, `Hop ${k}`, `<script>location.href = '/hops?k=${k + 1}'</script><p>Redirecting…</p>`);
+    page(res, 'Signed in', '<h1>Signed in</h1><button>Continue</button>');
+  },
   // A page that leaves for page B by itself once told (its request to `/until-told` is answered): the moment
   // `/tell-then-slow` with the same key is asked for, whose own page then takes a second to come.
   '/leaves-when-told': (url, res) =>

@@ -307,6 +307,12 @@ describe('the snapshot is taken while the page settles', () => {
     expect(result.loading ?? '').not.toContain('blob:');
   });
 
+  it('a widget the page writes into a frame of its own while it settles is in the snapshot', async () => {
+    const { result, stages } = await navigateRecorded(env.server.url('/frame-written'));
+    expect(result.ok).toBe(true);
+    expect(result.snapshot, `${stages}\n${result.snapshot}`).toContain('button "Written late"');
+  });
+
   it('a style sheet that arrives late and shows a button: the snapshot shows the button', async () => {
     const { result, stages } = await navigateRecorded(env.server.url('/late-style?ms=1500'));
     expect(result.ok).toBe(true);

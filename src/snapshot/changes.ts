@@ -1,9 +1,10 @@
 /**
  * Did the page change while we looked? The load policy takes the snapshot while it waits out its quiet
  * window (session/loading.ts) and keeps it only when nothing moved meanwhile: no element added, removed or
- * altered by the page (in the document or inside a shadow root a script attached), no scroll, no resize, no
- * field given another value or state by script, no other element focused, no click or key handler attached,
- * no shadow root attached (listeners.ts). Those last four are not DOM mutations of the document, and each
+ * altered by the page (in the document, inside a shadow root a script attached, or in a frame of the page's
+ * own origin: an about:blank frame the page builds a widget in makes no request that would tell of it), no
+ * scroll, no resize, no field given another value or state by script, no other element focused, no click or
+ * key handler attached, no shadow root attached (listeners.ts). Those last four are not DOM mutations, and each
  * would make the snapshot tell the model something false. Our own marks during a capture
  * (facts.ts, region.ts) are made inside `ownChanges`, which the watch does not count.
  */
@@ -35,6 +36,7 @@ interface WatchKeys {
 type WatchHelpers = {
   fieldStates: typeof fieldStates;
   listenerRecord: typeof listenerRecord;
+  readableFrameDocuments: typeof readableFrameDocuments;
 };
 
 /** Runs in the page: what a field holds now (value, checked, selected), for every field of the document. */
@@ -45,6 +47,21 @@ function fieldStates(): string[] {
     states.push(f.type === 'checkbox' || f.type === 'radio' ? String(f.checked) : f.value);
   }
   return states;
+}
+
+/** Runs in the page: the documents of the frames in `root` that the page may read (its own origin), nested ones too. */
+function readableFrameDocuments(root: Document): Document[] {
+  const found: Document[] = [];
+  for (const element of root.querySelectorAll('iframe, frame')) {
+    let inner: Document | null = null;
+    try {
+      inner = (element as HTMLIFrameElement).contentDocument;
+    } catch {
+      // another origin's frame: its requests tell of its changes (traffic.ts)
+    }
+    if (inner) found.push(inner, ...readableFrameDocuments(inner));
+  }
+  return found;
 }
 
 /**
@@ -87,6 +104,7 @@ function startWatch(keys: WatchKeys, helpers: WatchHelpers): void {
   const options = { subtree: true, childList: true, attributes: true, characterData: true };
   watch.observer.observe(document, options);
   for (const root of record?.shadowRoots() ?? []) watch.observer.observe(root, options);
+  for (const frameDocument of helpers.readableFrameDocuments(document)) watch.observer.observe(frameDocument, options);
   addEventListener('scroll', onMove, { capture: true, passive: true });
   addEventListener('resize', onMove, { capture: true, passive: true });
   w[symbol] = watch;
@@ -120,7 +138,7 @@ export function ownChanges<T>(key: string, work: () => T): T {
 }
 
 const KEYS: WatchKeys = { changes: CHANGES_KEY, listeners: LISTENERS_KEY };
-const HELPERS: WatchHelpers = { fieldStates, listenerRecord };
+const HELPERS: WatchHelpers = { fieldStates, listenerRecord, readableFrameDocuments };
 
 export async function watchChanges(page: Page): Promise<boolean> {
   return evaluateInPage(page, startWatch, KEYS, HELPERS).then(

@@ -123,6 +123,14 @@ const MISBEHAVING: Record<string, (url: URL, res: ServerResponse) => void | Prom
         : `document.head.appendChild(Object.assign(document.createElement('script'), { src: blob }));`;
     page(res, 'Blob script', `<h1>Blob script</h1><script>${run}${where}</script>`);
   },
+  // A page that writes a widget into a frame of its own (about:blank) 100 ms after it is parsed, while its data
+  // request is still out (answered after 400 ms, changing nothing).
+  '/frame-written': (_, res) =>
+    page(
+      res,
+      'Widget host',
+      `<h1>Widget host</h1><iframe title="widget"></iframe><script>fetch('/slow-first-byte?ms=400'); setTimeout(() => { frames[0].document.body.innerHTML = '<button>Written late</button>' }, 100)</script>`,
+    ),
   // A page with an analytics tag of another site (?src: /tracker.js there), an image that never loads (so `load`
   // never fires), and a button of its own that calls the tag's function.
   '/tagged': (url, res) =>

@@ -668,6 +668,21 @@ describe('nothing wedges the session', () => {
     expect(result.snapshot).not.toContain('kept reloading');
   });
 
+  it('a form posted to its own address and sent back there is shown as saved, not taken for a loop', async () => {
+    // Posted by the page itself while it loads, and by a click.
+    const loaded = await call(env.browser, 'browser_navigate', { url: env.server.url('/save-here?key=auto&auto') });
+    expect(loaded.ok, JSON.stringify(loaded).slice(0, 1000)).toBe(true);
+    await expect.poll(async () => (await call(env.browser, 'browser_snapshot', {})).snapshot).toContain('Saved 1 times');
+    expect((await call(env.browser, 'browser_snapshot', {})).snapshot).not.toContain('kept reloading');
+
+    const form = await call(env.browser, 'browser_navigate', { url: env.server.url('/save-here?key=click') });
+    const saved = await call(env.browser, 'browser_click', { ref: refOf(form.snapshot, 'button', 'Save') });
+    expect(saved.ok, JSON.stringify(saved).slice(0, 1000)).toBe(true);
+    const after = await call(env.browser, 'browser_snapshot', {});
+    expect(after.snapshot).toContain('Saved 1 times');
+    expect(after.snapshot).not.toContain('kept reloading');
+  });
+
   it('a navigation an earlier call left pending (a slow click, a tab opened on a slow server) never breaks the next one', async () => {
     const browser = createTestToolset({ navigationTimeout: 3_000, allowEvaluate: true });
     try {

@@ -69,25 +69,27 @@ export interface Loop {
 
 /**
  * Watches a load for a page that keeps asking for a document it has already shown: a reload or refresh loop, or
- * two pages sending the tab to each other. On the third visit to one address the tab is held
- * (`holdDocument`) on the document it is loading. A chain of redirects that each lead somewhere new (the hops of
- * a sign-in) is followed to its end.
+ * two pages sending the tab to each other. On the third visit to one address with one method (the committed
+ * document counts as a GET) the tab is held (`holdDocument`) on the document it is loading. A chain of
+ * navigations that each lead somewhere new (the hops of a sign-in) is followed to its end.
  */
 export function holdIfLooping(page: Page): Loop {
   const visits = new Map<string, number>();
-  const visit = (url: string) => {
-    const address = url.split('#')[0]!;
+  const visit = (method: string, url: string) => {
+    const address = `${method} ${url.split('#')[0]}`;
     const count = (visits.get(address) ?? 0) + 1;
     visits.set(address, count);
     return count;
   };
-  visit(page.url());
+  visit('GET', page.url());
   let holding: Promise<() => Promise<void>> | undefined;
   let refused = false;
   let onRefused = () => {};
   const refusal = new Promise<void>((resolve) => (onRefused = resolve));
   const onRequest = (request: Request) => {
-    if (!holding && request.isNavigationRequest() && isMainFrame(page, request) && visit(request.url()) >= LOOP_VISITS) {
+    // A redirect's next hop is the same visit: a form posted to its own address and sent back there is no loop.
+    if (holding || !request.isNavigationRequest() || request.redirectedFrom() || !isMainFrame(page, request)) return;
+    if (visit(request.method(), request.url()) >= LOOP_VISITS) {
       holding = holdDocument(page, () => {
         refused = true;
         onRefused();

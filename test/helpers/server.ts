@@ -317,6 +317,7 @@ export async function startServer(): Promise<TestServer> {
   const submissions: Submission[] = [];
   const events: string[] = [];
   const sockets = new Set<Socket>();
+  const saves = new Map<string, number>();
 
   const server: Server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -330,6 +331,20 @@ export async function startServer(): Promise<TestServer> {
       const list = Object.keys(fields).map((k) => `<li>${k}</li>`).join('');
       res.writeHead(200, { 'content-type': 'text/html' }).end(`<title>Welcome</title><h1>Account created</h1><ul>${list}</ul>`);
       return;
+    }
+    if (path === '/save-here') {
+      // A form that posts to its own address and is sent back there by a redirect (post, redirect, get); with
+      // `auto`, the page posts it by itself as long as it has not been saved under its `key`.
+      const key = url.searchParams.get('key') ?? '';
+      if (req.method === 'POST') {
+        await readBody(req);
+        saves.set(key, (saves.get(key) ?? 0) + 1);
+        res.writeHead(303, { location: `${path}${url.search}` }).end();
+        return;
+      }
+      const count = saves.get(key) ?? 0;
+      const auto = url.searchParams.has('auto') && count === 0 ? '<script>setTimeout(() => document.forms[0].submit(), 20)</script>' : '';
+      return page(res, 'Notes', `<h1>Notes</h1><p>Saved ${count} times</p><form method="post"><button>Save</button></form>${auto}`);
     }
     if (path === '/event') {
       events.push(url.search.slice(1));

@@ -2,7 +2,8 @@
  * A page that navigates while it is read. A capture that began on a document the tab is leaving is given up
  * at once (`leaving`), instead of Playwright waiting seconds for the next document's body; and a page that
  * replaces itself again and again (a meta refresh or reload loop) is held on the document it shows
- * (`holdDocument`), as a person would press Stop, so that it can be read at all.
+ * (`holdDocument`), as a person would press Stop, so that it can be read at all: found during a capture
+ * (`readThroughNavigations`) or, for a page that never lets itself be parsed, during its load (`holdIfLooping`).
  */
 import type { Page, Request, Route } from 'playwright-core';
 import { BrowserToolError } from '../errors.js';

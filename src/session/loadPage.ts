@@ -10,8 +10,8 @@ import { BrowserToolError, toBrowserToolError } from '../errors.js';
 import { stage } from '../stages.js';
 import type { Deadline } from './deadline.js';
 import { settle, type EarlySnapshot, type Settled } from './loading.js';
-import type { Traffic } from './traffic.js';
 import { isMainFrame } from '../snapshot/navigating.js';
+import type { Traffic } from './traffic.js';
 import { stopLoading } from './unstick.js';
 
 export type WaitUntil = 'load' | 'domcontentloaded' | 'networkidle' | 'commit';

@@ -71,7 +71,7 @@ async function settleUnlessLooping<T>(page: Page, traffic: Traffic, deadline: De
   let refused: string | undefined;
   const warmUp = early ? warmUpWhileWaiting(page, traffic) : undefined;
   for (let attempt = 0; ; attempt++) {
-    const outcome = await stage('load: until parsed', () => parsedOrBlocked(page, traffic, deadline, policy, loop)).finally(() => warmUp?.stop());
+    const outcome = await stage('load: until parsed', () => parsedOrBlocked(page, traffic, deadline, policy, loop.stopped)).finally(() => warmUp?.stop());
     if (page.isClosed()) return { parsed: true };
     if (outcome === 'late') return { parsed: false, loading: describeLoading(traffic, 'its document is still arriving') };
     if (outcome === 'parsed') break;
@@ -236,9 +236,10 @@ function warmUpWhileWaiting(page: Page, traffic: Traffic): { now(): void; stop()
 
 /**
  * DOMContentLoaded, or the sign of a blocked parser (document arrived, network quiet, requests pending), or the
- * deadline. A held page whose next load was refused counts as parsed: its document will not be parsed further.
+ * deadline. A held page whose next load was refused (`stopped`) counts as parsed: its document will not be
+ * parsed further.
  */
-async function parsedOrBlocked(page: Page, traffic: Traffic, deadline: Deadline, policy: SettlePolicy, loop: Loop): Promise<'parsed' | 'blocked' | 'late'> {
+async function parsedOrBlocked(page: Page, traffic: Traffic, deadline: Deadline, policy: SettlePolicy, stopped: Promise<void>): Promise<'parsed' | 'blocked' | 'late'> {
   let waiting = true;
   const parsed = page.waitForLoadState('domcontentloaded', { timeout: deadline.forStep() }).then(
     () => 'parsed' as const,
@@ -246,13 +247,12 @@ async function parsedOrBlocked(page: Page, traffic: Traffic, deadline: Deadline,
   );
   const blocked = (async () => {
     while (waiting) {
-      if (loop.refused()) return 'parsed' as const;
       if (traffic.documentArrived() && traffic.networkQuietFor() >= policy.quietMs && parserBlocking(traffic).length) return 'blocked' as const;
-      await sleep(loop.held() ? 5 : 50);
+      await sleep(50);
     }
     return 'late' as const;
   })();
-  const outcome = await Promise.race([parsed, blocked]);
+  const outcome = await Promise.race([parsed, blocked, stopped.then(() => 'parsed' as const)]);
   waiting = false;
   return outcome;
 }

@@ -60,8 +60,8 @@ export async function readThroughNavigations<T>(page: Page, read: (watchLeaving:
 export interface Loop {
   /** True once the page counted as a loop and was held. */
   held(): boolean;
-  /** True once a load of the held page was refused: a document that asked for it while loading is parsed no further. */
-  refused(): boolean;
+  /** Resolves once a load of the held page was refused: a document that asked for it while loading is parsed no further. */
+  readonly stopped: Promise<void>;
   /** Resolves once the held page's document is parsed, or stopped by a refusal, or after `ms`. */
   parsedOrStopped(ms: number): Promise<void>;
   /** Stops watching and lets the page navigate again. */
@@ -84,24 +84,18 @@ export function holdIfLooping(page: Page): Loop {
   };
   visit('GET', page.url());
   let holding: Promise<() => Promise<void>> | undefined;
-  let refused = false;
   let onRefused = () => {};
-  const refusal = new Promise<void>((resolve) => (onRefused = resolve));
+  const stopped = new Promise<void>((resolve) => (onRefused = resolve));
   const onRequest = (request: Request) => {
     // A redirect's next hop is the same visit: a form posted to its own address and sent back there is no loop.
     if (holding || !request.isNavigationRequest() || request.redirectedFrom() || !isMainFrame(page, request)) return;
-    if (visit(request.method(), request.url()) >= LOOP_VISITS) {
-      holding = holdDocument(page, () => {
-        refused = true;
-        onRefused();
-      });
-    }
+    if (visit(request.method(), request.url()) >= LOOP_VISITS) holding = holdDocument(page, onRefused);
   };
   page.on('request', onRequest);
   return {
     held: () => holding !== undefined,
-    refused: () => refused,
-    parsedOrStopped: (ms) => Promise.race([page.waitForLoadState('domcontentloaded', { timeout: ms }).catch(() => {}), refusal]),
+    stopped,
+    parsedOrStopped: (ms) => Promise.race([page.waitForLoadState('domcontentloaded', { timeout: ms }).catch(() => {}), stopped]),
     release: async () => {
       page.off('request', onRequest);
       await (await holding)?.();

@@ -60,6 +60,30 @@ describe('snapshot details', () => {
     expect(after.snapshot).toMatch(/button "Archive all" new$/m);
     expect(after.snapshot).not.toMatch(/button "Show more" new/);
   });
+
+  it('leaves out frames that show nothing (an empty ad slot, a frame of no size), shows the rest, and gives the page its markup back', async () => {
+    const result = await call(env.browser, 'browser_navigate', { url: env.server.url('/fixtures/blank-frames.html') });
+    expect(result.ok).toBe(true);
+    const snap: string = result.snapshot;
+    // The empty slot's fallback text is never shown by a browser; the frame of no size holds a form nobody sees.
+    expect(snap).not.toContain('Your browser does not show frames');
+    expect(snap.match(/ iframe:$/gm)).toHaveLength(2);
+    expect(snap.match(/textbox "Card number"/g)).toHaveLength(1);
+    expect(snap).toMatch(/iframe:\n\s+Sunny, 21 degrees$/m);
+    expect(snap).toContain('The end of the story.');
+    expect((await call(env.browser, 'browser_type', { ref: refOf(snap, 'textbox', 'Card number'), text: '4242' })).ok).toBe(true);
+    // Hidden only for the capture: no mark, style sheet or style of ours is left in the page.
+    const page = await env.browser.page();
+    const left = await page.evaluate(() => ({
+      marked: document.querySelectorAll('iframe[data-mastra-browser-toolset-blank]').length,
+      sheets: document.adoptedStyleSheets.length,
+      styles: [...document.querySelectorAll('iframe')].map((frame) => frame.getAttribute('style')),
+    }));
+    expect(left).toEqual({ marked: 0, sheets: 0, styles: ['width: 300px; height: 250px; border: 0', 'border: 0', 'border: 1px solid gray', null] });
+    // The ad arrives: the next snapshot shows it.
+    await page.evaluate(() => ((document.getElementById('slot') as HTMLIFrameElement).contentDocument!.body.innerHTML = '<a href="/fixtures/page-a.html">Shoes on sale</a>'));
+    expect((await call(env.browser, 'browser_snapshot', {})).snapshot).toMatch(/iframe:\n\s+(?:f\d+)?e\d+ link "Shoes on sale"/);
+  });
 });
 
 describe('disclosures and trees', () => {

@@ -13,6 +13,7 @@ import { LISTENERS_KEY } from './listeners.js';
 import { stage } from '../stages.js';
 import { chooseRegion, ownRoots, type RegionArgs, type RegionTallies } from './region.js';
 import { hideLoadingFrames, type LoadingFrame } from './loadingFrames.js';
+import { hideBlankFrames, showBlankFrames, type BlankFramesArgs } from './blankFrames.js';
 
 export type { ElementFacts, Overlay, PageMetrics } from './facts.js';
 export type { LoadingFrame } from './loadingFrames.js';
@@ -84,6 +85,8 @@ const MARKERS_KEY = 'mastra-browser-toolset.markers';
 
 const OWNER_ID = 'mastra-browser-toolset-region';
 
+const BLANK_FRAMES: BlankFramesArgs = { attribute: 'data-mastra-browser-toolset-blank', key: 'mastra-browser-toolset.blankFrames' };
+
 function factsArgs(secretSelector: string, mark: boolean): FactsArgs {
   return { secretSelector, listenersKey: LISTENERS_KEY, markersKey: MARKERS_KEY, mark };
 }
@@ -94,6 +97,7 @@ interface PrepareArgs {
   ownerId: string;
   changesKey: string;
   stoppedLoopKey: string;
+  blankFrames: BlankFramesArgs;
 }
 
 /** What the capture starts from: the body, the root element of a document without one (an SVG file), or nothing yet or at all. */
@@ -104,6 +108,7 @@ interface PrepareHelpers {
   collectPageFacts: typeof collectPageFacts;
   ownRoots: typeof ownRoots;
   ownChanges: typeof ownChanges;
+  hideBlankFrames: typeof hideBlankFrames;
 }
 
 /**
@@ -120,13 +125,21 @@ function prepareCapture(arg: PrepareArgs, helpers: PrepareHelpers) {
     // document just begun (`unparsed`: captured once it is parsed) or one stopped before its first element.
     const root: CaptureRoot = document.body ? 'body' : document.documentElement ? 'root' : document.readyState === 'loading' ? 'unparsed' : 'none';
     const stoppedLoop = !!(window as unknown as Record<symbol, unknown>)[Symbol.for(arg.stoppedLoopKey)];
-    return { ...facts, root, stoppedLoop, region: region && roots ? { tallies: region.tallies, roots: roots.length, elements: region.elements } : undefined };
+    // Frames that show nothing are hidden for the capture: Playwright would build its helper in each (blankFrames.ts).
+    const blankFrames = helpers.hideBlankFrames(arg.blankFrames);
+    return { ...facts, root, stoppedLoop, blankFrames, region: region && roots ? { tallies: region.tallies, roots: roots.length, elements: region.elements } : undefined };
   });
 }
 
 /** Runs in the page after the capture: takes our marks out again; true when the layout moved meanwhile (facts.ts). */
-function releaseCapture(arg: { markersKey: string; changesKey: string }, helpers: { releaseElements: typeof releaseElements; ownChanges: typeof ownChanges }): boolean {
-  return helpers.ownChanges(arg.changesKey, () => helpers.releaseElements(arg.markersKey));
+function releaseCapture(
+  arg: { markersKey: string; changesKey: string; blankFrames: BlankFramesArgs },
+  helpers: { releaseElements: typeof releaseElements; ownChanges: typeof ownChanges; showBlankFrames: typeof showBlankFrames },
+): boolean {
+  return helpers.ownChanges(arg.changesKey, () => {
+    helpers.showBlankFrames(arg.blankFrames);
+    return helpers.releaseElements(arg.markersKey);
+  });
 }
 
 /** The frame's facts, or undefined when it does not answer in time (a stuck script or a document that never came). */
@@ -212,7 +225,12 @@ async function captureShown(
   // for a viewport capture chooses the subtrees to take. Everything runs on the page's one main thread, so
   // doing the steps in turn costs only round trips.
   const facts = await stage('snapshot: region and facts (in page)', () =>
-    evaluateInPage(page, prepareCapture, { facts: factsArgs(secretSelector, true), region, ownerId: OWNER_ID, changesKey: CHANGES_KEY, stoppedLoopKey: HELD_KEY }, { chooseRegion, collectPageFacts, ownRoots, ownChanges }),
+    evaluateInPage(
+      page,
+      prepareCapture,
+      { facts: factsArgs(secretSelector, true), region, ownerId: OWNER_ID, changesKey: CHANGES_KEY, stoppedLoopKey: HELD_KEY, blankFrames: BLANK_FRAMES },
+      { chooseRegion, collectPageFacts, ownRoots, ownChanges, hideBlankFrames },
+    ),
   );
   await hidden;
   let tree: unknown;
@@ -235,8 +253,10 @@ async function captureShown(
     // last; the renderer runs the page's scripts in the order they were sent, so any later script or action of
     // ours comes after it. With no marks, no region and no facts there is nothing to take out or to check: no
     // round trip (the empty record of placed facts is replaced by the next capture's).
-    const release = facts.marked || facts.region || facts.fields.length;
-    released = release ? evaluateInPage(page, releaseCapture, { markersKey: MARKERS_KEY, changesKey: CHANGES_KEY }, { releaseElements, ownChanges }).catch(() => false) : Promise.resolve(false);
+    const release = facts.marked || facts.region || facts.fields.length || facts.blankFrames;
+    released = release
+      ? evaluateInPage(page, releaseCapture, { markersKey: MARKERS_KEY, changesKey: CHANGES_KEY, blankFrames: BLANK_FRAMES }, { releaseElements, ownChanges, showBlankFrames }).catch(() => false)
+      : Promise.resolve(false);
   }
   const nodes = (Array.isArray(tree) ? tree : [tree]) as AriaNode[];
   const fields = new Map(facts.fields);

@@ -67,6 +67,7 @@ describe('snapshot details', () => {
     const snap: string = result.snapshot;
     // The empty slot's fallback text is never shown by a browser; the frame of no size holds a form nobody sees.
     expect(snap).not.toContain('Your browser does not show frames');
+    expect(snap).not.toContain('No radar without frames');
     expect(snap.match(/ iframe:$/gm)).toHaveLength(2);
     expect(snap.match(/textbox "Card number"/g)).toHaveLength(1);
     expect(snap).toMatch(/iframe:\n\s+Sunny, 21 degrees$/m);
@@ -74,12 +75,15 @@ describe('snapshot details', () => {
     expect((await call(env.browser, 'browser_type', { ref: refOf(snap, 'textbox', 'Card number'), text: '4242' })).ok).toBe(true);
     // Hidden only for the capture: no mark, style sheet or style of ours is left in the page.
     const page = await env.browser.page();
-    const left = await page.evaluate(() => ({
-      marked: document.querySelectorAll('iframe[data-mastra-browser-toolset-blank]').length,
-      sheets: document.adoptedStyleSheets.length,
-      styles: [...document.querySelectorAll('iframe')].map((frame) => frame.getAttribute('style')),
-    }));
-    expect(left).toEqual({ marked: 0, sheets: 0, styles: ['width: 300px; height: 250px; border: 0', 'border: 0', 'border: 1px solid gray', null] });
+    const left = await page.evaluate(() => {
+      const widget = (document.getElementById('widget') as HTMLIFrameElement).contentDocument!;
+      return {
+        marked: [document, widget].map((doc) => doc.querySelectorAll('iframe[data-mastra-browser-toolset-blank]').length),
+        sheets: [document, widget].map((doc) => doc.adoptedStyleSheets.length),
+        styles: [...document.querySelectorAll('iframe')].map((frame) => frame.getAttribute('style')),
+      };
+    });
+    expect(left).toEqual({ marked: [0, 0], sheets: [0, 0], styles: ['width: 300px; height: 250px; border: 0', 'border: 0', 'border: 1px solid gray', null] });
     // The ad arrives: the next snapshot shows it.
     await page.evaluate(() => ((document.getElementById('slot') as HTMLIFrameElement).contentDocument!.body.innerHTML = '<a href="/fixtures/page-a.html">Shoes on sale</a>'));
     expect((await call(env.browser, 'browser_snapshot', {})).snapshot).toMatch(/iframe:\n\s+(?:f\d+)?e\d+ link "Shoes on sale"/);

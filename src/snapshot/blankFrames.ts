@@ -38,20 +38,26 @@ export function hideBlankFrames({ attribute, key }: BlankFramesArgs): number {
     if (awaiting || inner.readyState === 'loading') return false;
     const body = inner.body;
     if (!body) return !inner.documentElement;
+    if (body.shadowRoot) return false; // a widget drawn in a shadow root of its body
     return [...body.childNodes].every((node) =>
       node.nodeType === Node.ELEMENT_NODE ? silent.has((node as Element).tagName) : node.nodeType !== Node.TEXT_NODE || !(node.textContent ?? '').trim(),
     );
   };
   const hide = (element: Element) => {
-    const doc = element.ownerDocument;
-    if (!marks.sheets.some(([d]) => d === doc)) {
-      const sheet = new (doc.defaultView as typeof window).CSSStyleSheet();
-      sheet.replaceSync(`[${attribute}] { visibility: hidden !important; }`);
-      doc.adoptedStyleSheets = [...doc.adoptedStyleSheets, sheet];
-      marks.sheets.push([doc, sheet]);
+    try {
+      const doc = element.ownerDocument;
+      if (!marks.sheets.some(([d]) => d === doc)) {
+        // A constructed sheet is adopted only by the document whose window made it.
+        const sheet = new (doc.defaultView as typeof window).CSSStyleSheet();
+        sheet.replaceSync(`[${attribute}] { visibility: hidden !important; }`);
+        doc.adoptedStyleSheets = [...doc.adoptedStyleSheets, sheet];
+        marks.sheets.push([doc, sheet]);
+      }
+      marks.frames.push(element);
+      element.setAttribute(attribute, '');
+    } catch {
+      // the page changed what this relies on: the capture enters the frame, as it would without us
     }
-    element.setAttribute(attribute, '');
-    marks.frames.push(element);
   };
   const visit = (doc: Document) => {
     for (const element of doc.querySelectorAll('iframe, frame')) {
@@ -77,6 +83,13 @@ export function showBlankFrames({ attribute, key }: BlankFramesArgs): void {
   const w = window as unknown as Record<symbol, Marks | undefined>;
   const marks = w[Symbol.for(key)];
   delete w[Symbol.for(key)];
-  for (const element of marks?.frames ?? []) element.removeAttribute(attribute);
-  for (const [doc, sheet] of marks?.sheets ?? []) doc.adoptedStyleSheets = doc.adoptedStyleSheets.filter((s) => s !== sheet);
+  const attempt = (work: () => void) => {
+    try {
+      work();
+    } catch {
+      // a frame's document replaced meanwhile: nothing of ours is left in it
+    }
+  };
+  for (const element of marks?.frames ?? []) attempt(() => element.removeAttribute(attribute));
+  for (const [doc, sheet] of marks?.sheets ?? []) attempt(() => (doc.adoptedStyleSheets = doc.adoptedStyleSheets.filter((s) => s !== sheet)));
 }

@@ -2,8 +2,8 @@
  * Frames that show nothing are left out of a capture. Playwright's ai-mode snapshot enters every frame in its
  * tree, and entering one first builds Playwright's helper script in that frame's document: some 20 ms of the
  * renderer's time each (2026-11-26, this machine), paid in turn, for an empty ad slot as for a form. A page with
- * a dozen empty ad slots and tracker frames of no size paid it a dozen times, and the model read an empty
- * "iframe:" line for each.
+ * a dozen empty ad slots and tracker frames of no size paid it a dozen times, and an empty frame's fallback
+ * markup (the text inside `<iframe>`, which no browser shows) was read to the model as its content.
  *
  * A frame shows nothing when its box has no area, or when its document is one the page may read (its own
  * origin, or one it wrote itself) and has arrived, and its body holds no text and no element that renders.

@@ -45,7 +45,9 @@ export interface BrowserToolsetConfig {
    * When a navigation counts as done: after the document is parsed, at `load`, or once no script, style sheet or
    * data request started or ended for `quietMs` (a tenth of it when all of them have answered), but at most
    * `maxMs` later. Scripts of other sites that the page adds as it runs or marks `async` (tag managers, ads)
-   * are not waited for. Requests still in flight are reported. Default 500 / 3,000 ms.
+   * are not waited for. Requests still in flight are reported. A script or style sheet the parser waits on is
+   * waited for up to `maxMs`; one that has not answered by then is refused and the page loaded again without it
+   * (the result says so). Default 500 / 3,000 ms.
    */
   settle?: { quietMs?: number; maxMs?: number };
   /** Viewport size. Default: 1280x720. */

@@ -28,7 +28,15 @@ describe('navigate returns when the page is usable', () => {
     const result = await call(env.browser, 'browser_navigate', { url: env.server.url('/stuck-script') });
     expect(result.ok).toBe(true);
     expect(result.snapshot).toContain('button "After the script"');
-    expect(result.loading).toMatch(/^refused 1 request \(127\.0\.0\.1:\d+\) that did not answer$/);
+    expect(result.loading).toMatch(/^refused 1 request \(127\.0\.0\.1:\d+\) that did not answer in 3 s$/);
+  });
+
+  it('a script the parser waits on from a slow server (its answer after 1.2 s) is waited for, not refused: what it adds is shown', async () => {
+    const script = env.server.url('/slow-asset.js?ms=1200&what=adds');
+    const result = await call(env.browser, 'browser_navigate', { url: env.server.url(`/loads-script?how=blocking&src=${encodeURIComponent(script)}`) });
+    expect(result.ok).toBe(true);
+    expect(result.snapshot).toContain('button "Added late"');
+    expect(result.loading).toBeUndefined();
   });
 
   it('a frame whose document never arrives does not hold up the page or its snapshot, which names it as still loading', async () => {

@@ -45,9 +45,9 @@ export type EarlySnapshot<T> = () => Promise<T>;
 
 /**
  * Waits until the page that just committed is usable, by the policy above. A parser blocked by a script or
- * stylesheet that never answers (the document has arrived, nothing moves, DOMContentLoaded does not come) would
- * leave the page half-built: the page is loaded once more with those requests refused, as an ad blocker
- * would, so it is built whole; a page that cannot be loaded again (a form's POST) is stopped where it is. A page
+ * stylesheet that does not answer (the document has arrived, no answer within the cap, nothing else moves,
+ * DOMContentLoaded does not come) would leave the page half-built: the page is loaded once more with those
+ * requests refused, as an ad blocker would, so it is built whole; a page that cannot be loaded again (a form's POST) is stopped where it is. A page
  * that keeps loading itself again (a reload or refresh loop) is held on one document and read as it stands.
  */
 export async function settle<T = never>(page: Page, traffic: Traffic, deadline: Deadline, policy: SettlePolicy, early?: EarlySnapshot<T>): Promise<Settled<T>> {
@@ -69,13 +69,16 @@ export async function settle<T = never>(page: Page, traffic: Traffic, deadline: 
 
 async function settleUnlessLooping<T>(page: Page, traffic: Traffic, deadline: Deadline, policy: SettlePolicy, loop: Loop, early?: EarlySnapshot<T>): Promise<Settled<T>> {
   let refused: string | undefined;
+  // A script or style sheet the parser waits on is given up on after the cap, or half the call's time if less:
+  // the page is then loaded again without it, in the time left.
+  const giveUpMs = Math.min(policy.maxMs, deadline.forStep() / 2);
   const warmUp = early ? warmUpWhileWaiting(page, traffic) : undefined;
   for (let attempt = 0; ; attempt++) {
-    const outcome = await stage('load: until parsed', () => parsedOrBlocked(page, traffic, deadline, policy, loop.stopped)).finally(() => warmUp?.stop());
+    const outcome = await stage('load: until parsed', () => parsedOrBlocked(page, traffic, deadline, policy, giveUpMs, loop.stopped)).finally(() => warmUp?.stop());
     if (page.isClosed()) return { parsed: true };
     if (outcome === 'late') return { parsed: false, loading: describeLoading(traffic, 'its document is still arriving') };
     if (outcome === 'parsed') break;
-    const stuck = parserBlocking(traffic);
+    const stuck = parserStuck(traffic, giveUpMs);
     refused = describeRequests(stuck);
     if (attempt === 0 && traffic.documentMethod() === 'GET' && !loop.held()) {
       await reloadRefusing(page, stuck.map((request) => request.url()), deadline);
@@ -129,7 +132,7 @@ async function settleUnlessLooping<T>(page: Page, traffic: Traffic, deadline: De
   }
   if (taken !== undefined) stageSync('load: early snapshot kept', () => {});
   stageSync(`load: last waited for (${traffic.lastAwaitedKind()})`, () => {}); // what held the page, for benchmarks
-  const loading = [refused && `refused ${refused} that did not answer`, describeLoading(traffic)].filter(Boolean).join('; ');
+  const loading = [refused && `refused ${refused} that did not answer in ${Math.round(giveUpMs / 100) / 10} s`, describeLoading(traffic)].filter(Boolean).join('; ');
   return { parsed: true, ...(loading ? { loading } : {}), ...(taken !== undefined ? { snapshot: taken } : {}) };
 }
 
@@ -235,11 +238,10 @@ function warmUpWhileWaiting(page: Page, traffic: Traffic): { now(): void; stop()
 }
 
 /**
- * DOMContentLoaded, or the sign of a blocked parser (document arrived, network quiet, requests pending), or the
- * deadline. A held page whose next load was refused (`stopped`) counts as parsed: its document will not be
- * parsed further.
+ * DOMContentLoaded, or the sign of a blocked parser (`parserStuck`), or the deadline. A held page whose next load
+ * was refused (`stopped`) counts as parsed: its document will not be parsed further.
  */
-async function parsedOrBlocked(page: Page, traffic: Traffic, deadline: Deadline, policy: SettlePolicy, stopped: Promise<void>): Promise<'parsed' | 'blocked' | 'late'> {
+async function parsedOrBlocked(page: Page, traffic: Traffic, deadline: Deadline, policy: SettlePolicy, giveUpMs: number, stopped: Promise<void>): Promise<'parsed' | 'blocked' | 'late'> {
   let waiting = true;
   const parsed = page.waitForLoadState('domcontentloaded', { timeout: deadline.forStep() }).then(
     () => 'parsed' as const,
@@ -247,7 +249,7 @@ async function parsedOrBlocked(page: Page, traffic: Traffic, deadline: Deadline,
   );
   const blocked = (async () => {
     while (waiting) {
-      if (traffic.documentArrived() && traffic.networkQuietFor() >= policy.quietMs && parserBlocking(traffic).length) return 'blocked' as const;
+      if (traffic.documentArrived() && traffic.networkQuietFor() >= policy.quietMs && parserStuck(traffic, giveUpMs).length) return 'blocked' as const;
       await sleep(50);
     }
     return 'late' as const;
@@ -265,6 +267,16 @@ async function placeFrames(page: Page, frames: Frame[], traffic: Traffic): Promi
 /** Pending requests that can hold up the parser: scripts and style sheets (an image never does). */
 function parserBlocking(traffic: Traffic): Request[] {
   return traffic.pendingRequests().filter((request) => request.resourceType() === 'script' || request.resourceType() === 'stylesheet');
+}
+
+/**
+ * Of those, the ones given up on: unanswered for `giveUpMs` (the settle cap). The parser counts as blocked once
+ * one of them is, and nothing else moved for the quiet window. A slow server's script or style sheet (an answer
+ * after a second or two) is waited for: loading the page without it would show it broken, or unstyled, to save
+ * a second.
+ */
+function parserStuck(traffic: Traffic, giveUpMs: number): Request[] {
+  return parserBlocking(traffic).filter((request) => traffic.pendingFor(request) >= giveUpMs);
 }
 
 /** Loads the page again with `urls` refused at once (CDP Network.setBlockedURLs on a session of its own). */

@@ -95,6 +95,11 @@ export class Traffic {
     });
   }
 
+  /** Milliseconds since `request` was sent. */
+  pendingFor(request: Request): number {
+    return Date.now() - (this.startedAt.get(request) ?? Date.now());
+  }
+
   /** Requests of this tab still waiting for their answer (a redirected one is followed by its next hop). */
   pendingRequests(): Request[] {
     return [...this.inflight].filter((request) => !request.redirectedTo());

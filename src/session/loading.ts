@@ -47,8 +47,9 @@ export type EarlySnapshot<T> = () => Promise<T>;
  * Waits until the page that just committed is usable, by the policy above. A parser blocked by a script or
  * stylesheet that does not answer (the document has arrived, no answer within the cap, nothing else moves,
  * DOMContentLoaded does not come) would leave the page half-built: the page is loaded once more with those
- * requests refused, as an ad blocker would, so it is built whole; a page that cannot be loaded again (a form's POST) is stopped where it is. A page
- * that keeps loading itself again (a reload or refresh loop) is held on one document and read as it stands.
+ * requests refused, as an ad blocker would, so it is built whole; a page that cannot be loaded again (a form's
+ * POST) is stopped where it is. A page that keeps loading itself again (a reload or refresh loop) is held on one
+ * document and read as it stands.
  */
 export async function settle<T = never>(page: Page, traffic: Traffic, deadline: Deadline, policy: SettlePolicy, early?: EarlySnapshot<T>): Promise<Settled<T>> {
   // A page that keeps loading itself again would never be parsed for long: it is held on one document.

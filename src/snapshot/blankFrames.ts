@@ -27,7 +27,7 @@ interface Marks {
 }
 
 /** Runs in the page: hides the frames of the document, and of the frames it may read, that show nothing. Returns how many. */
-export function hideBlankFrames({ attribute, key }: BlankFramesArgs): number {
+export function hideBlankFrames({ attribute, key }: BlankFramesArgs, helpers: { readableFrameDocuments: (root: Document) => Document[] }): number {
   // Elements that render nothing of their own in a frame's body.
   const silent = new Set(['SCRIPT', 'STYLE', 'LINK', 'META', 'NOSCRIPT', 'TEMPLATE', 'BR']);
   const marks: Marks = { frames: [], sheets: [] };
@@ -59,21 +59,14 @@ export function hideBlankFrames({ attribute, key }: BlankFramesArgs): number {
       // the page changed what this relies on: the capture enters the frame, as it would without us
     }
   };
-  const visit = (doc: Document) => {
+  for (const doc of [document, ...helpers.readableFrameDocuments(document)]) {
     for (const element of doc.querySelectorAll('iframe, frame')) {
       if (!element.getClientRects().length) continue; // not rendered at all: the capture leaves it out already
-      let inner: Document | null = null;
-      try {
-        inner = (element as HTMLIFrameElement).contentDocument;
-      } catch {
-        // another origin's frame: only its size can tell
-      }
+      const inner = (element as HTMLIFrameElement).contentDocument; // null for another origin's: only its size can tell
       const box = element.getBoundingClientRect();
       if (box.width === 0 || box.height === 0 || (inner && showsNothing(element, inner))) hide(element);
-      else if (inner) visit(inner);
     }
-  };
-  visit(document);
+  }
   if (marks.frames.length) (window as unknown as Record<symbol, Marks>)[Symbol.for(key)] = marks;
   return marks.frames.length;
 }

@@ -8,7 +8,7 @@ import type { Frame, Page } from 'playwright-core';
 import { HELD_KEY, leaving, readThroughNavigations } from './navigating.js';
 import { evaluateInPage } from '../inPage.js';
 import { collectPageFacts, releaseElements, type ElementFacts, type FactsArgs, type Overlay, type PageFacts, type PageMetrics } from './facts.js';
-import { CHANGES_KEY, ownChanges } from './changes.js';
+import { CHANGES_KEY, ownChanges, readableFrameDocuments } from './changes.js';
 import { LISTENERS_KEY } from './listeners.js';
 import { stage } from '../stages.js';
 import { chooseRegion, ownRoots, type RegionArgs, type RegionTallies } from './region.js';
@@ -109,6 +109,7 @@ interface PrepareHelpers {
   ownRoots: typeof ownRoots;
   ownChanges: typeof ownChanges;
   hideBlankFrames: typeof hideBlankFrames;
+  readableFrameDocuments: typeof readableFrameDocuments;
 }
 
 /**
@@ -126,7 +127,7 @@ function prepareCapture(arg: PrepareArgs, helpers: PrepareHelpers) {
     const root: CaptureRoot = document.body ? 'body' : document.documentElement ? 'root' : document.readyState === 'loading' ? 'unparsed' : 'none';
     const stoppedLoop = !!(window as unknown as Record<symbol, unknown>)[Symbol.for(arg.stoppedLoopKey)];
     // Frames that show nothing are hidden for the capture: Playwright would build its helper in each (blankFrames.ts).
-    const blankFrames = helpers.hideBlankFrames(arg.blankFrames);
+    const blankFrames = helpers.hideBlankFrames(arg.blankFrames, helpers);
     return { ...facts, root, stoppedLoop, blankFrames, region: region && roots ? { tallies: region.tallies, roots: roots.length, elements: region.elements } : undefined };
   });
 }
@@ -229,7 +230,7 @@ async function captureShown(
       page,
       prepareCapture,
       { facts: factsArgs(secretSelector, true), region, ownerId: OWNER_ID, changesKey: CHANGES_KEY, stoppedLoopKey: HELD_KEY, blankFrames: BLANK_FRAMES },
-      { chooseRegion, collectPageFacts, ownRoots, ownChanges, hideBlankFrames },
+      { chooseRegion, collectPageFacts, ownRoots, ownChanges, hideBlankFrames, readableFrameDocuments },
     ),
   );
   await hidden;

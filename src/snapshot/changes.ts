@@ -49,8 +49,11 @@ function fieldStates(): string[] {
   return states;
 }
 
-/** Runs in the page: the documents of the frames in `root` that the page may read (its own origin), nested ones too. */
-function readableFrameDocuments(root: Document): Document[] {
+/**
+ * Runs in the page: the documents of the frames in `root` that the page may read (its own origin, or one it
+ * wrote), nested ones too. The change watch observes them; blankFrames.ts looks for empty frames in them.
+ */
+export function readableFrameDocuments(root: Document): Document[] {
   const found: Document[] = [];
   for (const element of root.querySelectorAll('iframe, frame')) {
     let inner: Document | null = null;

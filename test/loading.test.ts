@@ -632,40 +632,44 @@ describe('nothing wedges the session', () => {
     expect(click.url).toBe(env.server.url('/fixtures/page-a.html'));
   });
 
+  /** Opens a page that keeps loading itself: it must come back read and held, saying so. */
+  async function navigateHeld(path: string) {
+    const result = await call(env.browser, 'browser_navigate', { url: env.server.url(path) });
+    expect(result.ok, JSON.stringify(result).slice(0, 1000)).toBe(true);
+    expect(result.snapshot).toContain('the page kept reloading or redirecting by itself');
+    return result;
+  }
+
+  /** After a held page, the tab navigates again as usual: the hold was released. */
+  async function expectNavigatesOn() {
+    const next = await call(env.browser, 'browser_navigate', { url: env.server.url('/fixtures/page-b.html') });
+    expect(next.ok).toBe(true);
+    expect(next.title).toBe('Page B');
+  }
+
   const reloadKinds = { meta: 'a refresh of 0 s', script: 'by script', 'at-once': 'by a timer of 0 ms, before it is parsed' } as const;
   for (const [kind, how] of Object.entries(reloadKinds)) {
     it(`a page that reloads itself without end (${how}) is held and shown, says so, and acts`, async () => {
-      const result = await call(env.browser, 'browser_navigate', { url: env.server.url(`/reload-loop?kind=${kind}`) });
-      expect(result.ok, JSON.stringify(result).slice(0, 1000)).toBe(true);
+      const result = await navigateHeld(`/reload-loop?kind=${kind}`);
       expect(result.loading, 'the page is read, not left "still arriving"').toBeUndefined();
       expect(result.snapshot).toContain('# Reloading');
-      expect(result.snapshot).toContain('the page kept reloading or redirecting by itself');
       const click = await call(env.browser, 'browser_click', { ref: refOf(result.snapshot, 'button', 'Still here') });
       expect(click.ok, JSON.stringify(click).slice(0, 1000)).toBe(true);
-      const next = await call(env.browser, 'browser_navigate', { url: env.server.url('/fixtures/page-b.html') });
-      expect(next.ok).toBe(true);
-      expect(next.title).toBe('Page B');
+      await expectNavigatesOn();
     });
   }
 
   it('a page that reloads itself from a script in its head, before it has a body, is held and read as it stands', async () => {
-    const result = await call(env.browser, 'browser_navigate', { url: env.server.url('/reload-loop?kind=while-parsed') });
-    expect(result.ok, JSON.stringify(result).slice(0, 1000)).toBe(true);
+    const result = await navigateHeld('/reload-loop?kind=while-parsed');
     expect(result.title).toBe('Reloading');
     expect(result.loading, 'the page is read, not left "still arriving"').toBeUndefined();
-    expect(result.snapshot).toContain('the page kept reloading or redirecting by itself');
-    const next = await call(env.browser, 'browser_navigate', { url: env.server.url('/fixtures/page-b.html') });
-    expect(next.ok).toBe(true);
-    expect(next.title).toBe('Page B');
+    await expectNavigatesOn();
   });
 
   it('two pages that send the tab to each other are held on one of them, which says so', async () => {
-    const result = await call(env.browser, 'browser_navigate', { url: env.server.url('/ping') });
-    expect(result.ok, JSON.stringify(result).slice(0, 1000)).toBe(true);
+    const result = await navigateHeld('/ping');
     expect(['Ping', 'Pong']).toContain(result.title);
-    expect(result.snapshot).toContain('the page kept reloading or redirecting by itself');
-    const next = await call(env.browser, 'browser_navigate', { url: env.server.url('/fixtures/page-b.html') });
-    expect(next.title).toBe('Page B');
+    await expectNavigatesOn();
   });
 
   it('a chain of script redirects, each to a new address, is followed to its end and not taken for a loop', async () => {

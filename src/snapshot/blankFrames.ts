@@ -11,7 +11,7 @@
  * (`visibility: hidden`, which moves nothing, and Playwright does not enter a hidden frame); the release takes
  * both away. The page's own style attribute is never touched. A frame whose document has not come yet is left
  * to loadingFrames.ts, which names it as still loading. Runs in the page (inPage.ts): everything it uses is
- * declared inside.
+ * declared inside or passed in as a helper.
  */
 
 export interface BlankFramesArgs {

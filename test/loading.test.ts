@@ -228,6 +228,24 @@ describe('the snapshot is taken while the page settles', () => {
     expect(result.snapshot).toBe(again.snapshot);
   });
 
+  it('a script of the page that arrives late and only adds more scripts (as a tag manager does): the snapshot begun while it loaded is returned', async () => {
+    const { result, kept, stages } = await navigateRecorded(env.server.url('/late-script?ms=1500&what=tags'));
+    expect(result.ok).toBe(true);
+    expect(stages).toContain('load: early snapshot begun (scripts out)');
+    expect(kept, stages).toBe(true);
+    const again = await call(browser, 'browser_snapshot', {});
+    expect(result.snapshot).toBe(again.snapshot);
+  });
+
+  it('a script of the page that arrives late and adds a style sheet hiding the buttons: the snapshot shows them hidden', async () => {
+    const { result, kept, stages } = await navigateRecorded(env.server.url('/late-script?ms=1500&what=restyle'));
+    expect(result.ok).toBe(true);
+    expect(stages).toContain('load: early snapshot begun (scripts out)');
+    expect(kept, stages).toBe(false);
+    expect(result.snapshot).toContain('Late script');
+    expect(result.snapshot).not.toContain('Subscribe');
+  });
+
   it('a script of the page that arrives late and adds a button: the snapshot shows the button', async () => {
     const { result, stages } = await navigateRecorded(env.server.url('/late-script?ms=1500&what=adds'));
     expect(result.ok).toBe(true);

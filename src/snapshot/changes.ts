@@ -6,7 +6,9 @@
  * scroll, no resize, no field given another value or state by script, no other element focused, no click or
  * key handler attached, no shadow root attached (listeners.ts). Those last four are not DOM mutations, and each
  * would make the snapshot tell the model something false. Our own marks during a capture
- * (facts.ts, region.ts) are made inside `ownChanges`, which the watch does not count.
+ * (facts.ts, region.ts) are made inside `ownChanges`, which the watch does not count; nor does it count the page
+ * adding or removing elements that show nothing (`changesShown`: a script, a preload hint), which leave every
+ * snapshot as it was.
  */
 import type { Page } from 'playwright-core';
 import { evaluateInPage } from '../inPage.js';
@@ -22,6 +24,8 @@ interface Watch {
   listeners: number;
   shadowRoots: number;
   observer: MutationObserver;
+  /** Counts these records of the page's as a change, unless every one of them only touches elements that show nothing. */
+  note(records: MutationRecord[]): void;
   stop(): void;
   /** Runs `work` (our own marks) without counting its mutations; what the page did before it still counts. */
   own<T>(work: () => T): T;
@@ -35,6 +39,7 @@ interface WatchKeys {
 /** The in-page functions the watch calls, passed in by name (inPage.ts). */
 type WatchHelpers = {
   fieldStates: typeof fieldStates;
+  changesShown: typeof changesShown;
   listenerRecord: typeof listenerRecord;
   readableFrameDocuments: typeof readableFrameDocuments;
 };
@@ -47,6 +52,31 @@ function fieldStates(): string[] {
     states.push(f.type === 'checkbox' || f.type === 'radio' ? String(f.checked) : f.value);
   }
   return states;
+}
+
+/**
+ * Runs in the page: whether any of these mutation records changes what a snapshot shows. Not when all it does
+ * is add, remove or alter elements that render nothing and hold nothing the snapshot reads: a script (tag
+ * managers insert them by the dozen as a page loads; what a script then does is seen on its own), a `<link>`
+ * that is not a style sheet (preload, prefetch, preconnect), `<noscript>`, `<template>`, a comment. A style
+ * sheet, `<style>` or a link that becomes one counts: it restyles the page.
+ */
+function changesShown(records: MutationRecord[]): boolean {
+  const showsNothing = (node: Node | null): boolean => {
+    if (!node) return false;
+    if (node.nodeType === Node.COMMENT_NODE) return true;
+    if (node.nodeType === Node.TEXT_NODE) return node.parentNode?.nodeName === 'SCRIPT';
+    if (node.nodeType !== Node.ELEMENT_NODE) return false;
+    const element = node as Element;
+    const name = element.localName;
+    if (name === 'script' || name === 'noscript' || name === 'template') return true;
+    return name === 'link' && !/\bstylesheet\b/i.test(element.getAttribute('rel') ?? '');
+  };
+  return records.some((record) => {
+    if (showsNothing(record.target)) return false;
+    if (record.type !== 'childList') return true;
+    return [...record.addedNodes, ...record.removedNodes].some((node) => !showsNothing(node));
+  });
 }
 
 /**
@@ -88,7 +118,10 @@ function startWatch(keys: WatchKeys, helpers: WatchHelpers): void {
     active: document.activeElement,
     listeners: record?.added ?? 0,
     shadowRoots: record?.shadowRootsAttached ?? 0,
-    observer: new MutationObserver(() => (watch.changed = true)),
+    observer: new MutationObserver((records) => watch.note(records)),
+    note(records) {
+      if (!watch.changed && helpers.changesShown(records)) watch.changed = true;
+    },
     stop() {
       watch.observer.disconnect();
       removeEventListener('scroll', onMove, true);
@@ -96,7 +129,7 @@ function startWatch(keys: WatchKeys, helpers: WatchHelpers): void {
       if (w[symbol] === watch) delete w[symbol];
     },
     own(work) {
-      if (watch.observer.takeRecords().length) watch.changed = true;
+      watch.note(watch.observer.takeRecords());
       try {
         return work();
       } finally {
@@ -117,7 +150,7 @@ function startWatch(keys: WatchKeys, helpers: WatchHelpers): void {
 function readWatch({ keys, end }: { keys: WatchKeys; end: boolean }, helpers: WatchHelpers): boolean {
   const watch = (window as unknown as Record<symbol, Watch | undefined>)[Symbol.for(keys.changes)];
   if (!watch) return true;
-  if (watch.observer.takeRecords().length) watch.changed = true;
+  watch.note(watch.observer.takeRecords());
   const fields = helpers.fieldStates();
   const record = helpers.listenerRecord(keys.listeners);
   const changed =
@@ -141,7 +174,7 @@ export function ownChanges<T>(key: string, work: () => T): T {
 }
 
 const KEYS: WatchKeys = { changes: CHANGES_KEY, listeners: LISTENERS_KEY };
-const HELPERS: WatchHelpers = { fieldStates, listenerRecord, readableFrameDocuments };
+const HELPERS: WatchHelpers = { fieldStates, changesShown, listenerRecord, readableFrameDocuments };
 
 export async function watchChanges(page: Page): Promise<boolean> {
   return evaluateInPage(page, startWatch, KEYS, HELPERS).then(

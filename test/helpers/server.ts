@@ -167,6 +167,9 @@ const MISBEHAVING: Record<string, (url: URL, res: ServerResponse) => void | Prom
       adds: `document.body.insertAdjacentHTML('beforeend', '<button>Added late</button>')`,
       component: defineCard('<button>Inside the card</button>'),
       fill: `document.querySelector('my-card').shadowRoot.innerHTML = '<button>Filled in late</button>'`,
+      // A tag manager's way: more scripts and a preload hint, none of which shows anything.
+      tags: `document.head.append(Object.assign(document.createElement('link'), { rel: 'preload', as: 'script', href: '/slow-asset.js?ms=100' }), Object.assign(document.createElement('script'), { src: '/slow-asset.js?ms=100' }), Object.assign(document.createElement('script'), { textContent: 'window.tagged = true' }))`,
+      restyle: `document.head.append(Object.assign(document.createElement('style'), { textContent: 'button { display: none }' }))`,
     };
     const body = bodies[url.searchParams.get('what') ?? ''] ?? 'window.tracked = true';
     res.writeHead(200, { 'content-type': 'text/javascript' }).end(body);

@@ -31,6 +31,24 @@ describe('navigate returns when the page is usable', () => {
     expect(result.loading).toMatch(/^refused 1 request \(127\.0\.0\.1:\d+\) that did not answer in 3 s$/);
   });
 
+  it.each(['opened', 'sent a form (it cannot be loaded again)'])(
+    'a style sheet in the head that never answers holds back rendering: the page %s is made to render without it, and its button clicks',
+    async (how) => {
+      const url = env.server.url('/stuck-head-style');
+      let result;
+      if (how === 'opened') result = await call(env.browser, 'browser_navigate', { url });
+      else {
+        const form = await call(env.browser, 'browser_navigate', { url: env.server.url(`/form-post?to=${encodeURIComponent(url)}`) });
+        result = await call(env.browser, 'browser_click', { ref: refOf(form.snapshot, 'button', 'Send') });
+      }
+      expect(result.ok, JSON.stringify(result.error)).toBe(true);
+      expect(result.loading).toMatch(/^refused 1 request \(127\.0\.0\.1:\d+\) that did not answer in 3 s/);
+      const click = await call(env.browser, 'browser_click', { ref: refOf(result.snapshot, 'button', 'Buy') });
+      expect(click.ok, JSON.stringify(click.error)).toBe(true);
+      expect(click.changes).toContain('button "Bought"');
+    },
+  );
+
   it('a script the parser waits on from a slow server (its answer after 1.2 s) is waited for, not refused: what it adds is shown', async () => {
     const script = env.server.url('/slow-asset.js?ms=1200&what=adds');
     const result = await call(env.browser, 'browser_navigate', { url: env.server.url(`/loads-script?how=blocking&src=${encodeURIComponent(script)}`) });

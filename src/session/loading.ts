@@ -9,9 +9,9 @@ import type { Frame, Page, Request } from 'playwright-core';
 import { changedSinceWatch, watchChanges } from '../snapshot/changes.js';
 import { frameInView } from '../snapshot/frameInView.js';
 import { holdIfLooping, markHeld, type Loop } from '../snapshot/navigating.js';
-import { warmCapture } from '../snapshot/warmUp.js';
 import { stage, stageSync } from '../stages.js';
 import { sleep, type Deadline } from './deadline.js';
+import { blockingStuck, builtOrBlocked, reloadRefusing, warmUpWhileWaiting } from './building.js';
 import { hostOf } from './sites.js';
 import { stopLoading } from './unstick.js';
 import type { Traffic } from './traffic.js';
@@ -46,9 +46,10 @@ export type EarlySnapshot<T> = () => Promise<T>;
 /**
  * Waits until the page that just committed is usable, by the policy above. A parser blocked by a script or
  * stylesheet that does not answer (the document has arrived, no answer within the cap, nothing else moves,
- * DOMContentLoaded does not come) would leave the page half-built: the page is loaded once more with those
- * requests refused, as an ad blocker would, so it is built whole; a page that cannot be loaded again (a form's
- * POST) is stopped where it is. A page that keeps loading itself again (a reload or refresh loop) is held on one
+ * DOMContentLoaded does not come) would leave the page half-built, and a style sheet in its head that does not
+ * answer leaves it unable to render (nothing can be clicked): the page is loaded once more with those requests
+ * refused, as an ad blocker would (building.ts); a page that cannot be loaded again (a form's POST) is stopped
+ * where it is, which lets it render. A page that keeps loading itself again (a reload or refresh loop) is held on one
  * document and read as it stands.
  */
 export async function settle<T = never>(page: Page, traffic: Traffic, deadline: Deadline, policy: SettlePolicy, early?: EarlySnapshot<T>): Promise<Settled<T>> {
@@ -70,16 +71,16 @@ export async function settle<T = never>(page: Page, traffic: Traffic, deadline: 
 
 async function settleUnlessLooping<T>(page: Page, traffic: Traffic, deadline: Deadline, policy: SettlePolicy, loop: Loop, early?: EarlySnapshot<T>): Promise<Settled<T>> {
   let refused: string | undefined;
-  // A script or style sheet the parser waits on is given up on after the cap, or half the call's time if less:
-  // the page is then loaded again without it, in the time left.
+  // A script or style sheet the parser or rendering waits on is given up on after the cap, or half the call's
+  // time if less: the page is then loaded again without it, in the time left (building.ts).
   const giveUpMs = Math.min(policy.maxMs, deadline.forStep() / 2);
   const warmUp = early ? warmUpWhileWaiting(page, traffic) : undefined;
   for (let attempt = 0; ; attempt++) {
-    const outcome = await stage('load: until parsed', () => parsedOrBlocked(page, traffic, deadline, policy, giveUpMs, loop.stopped)).finally(() => warmUp?.stop());
+    const outcome = await stage('load: until parsed', () => builtOrBlocked(page, traffic, deadline, policy.quietMs, giveUpMs, loop.stopped)).finally(() => warmUp?.stop());
     if (page.isClosed()) return { parsed: true };
     if (outcome === 'late') return { parsed: false, loading: describeLoading(traffic, 'its document is still arriving') };
-    if (outcome === 'parsed') break;
-    const stuck = parserStuck(traffic, giveUpMs);
+    if (outcome === 'built') break;
+    const stuck = blockingStuck(traffic, giveUpMs);
     refused = describeRequests(stuck);
     if (attempt === 0 && traffic.documentMethod() === 'GET' && !loop.held()) {
       await reloadRefusing(page, stuck.map((request) => request.url()), deadline);
@@ -213,88 +214,9 @@ function networkSettled(traffic: Traffic, policy: SettlePolicy, inFlight = traff
   return quietFor >= policy.quietMs || (quietFor >= policy.quietMs / 10 && inFlight === 0);
 }
 
-/** How long no request has started or ended before a parser held by a script or style sheet counts as waiting on it. */
-const PARSER_WAITING_MS = 10;
-
-/**
- * Builds the capture's helpers (warmUp.ts) while the renderer would sit idle: as soon as the parser waits on
- * a script or style sheet still on its way, or when `now()` is called (the page is parsed but the snapshot
- * must wait). Once per load: the ~60 ms it takes is then not spent by the capture.
- */
-function warmUpWhileWaiting(page: Page, traffic: Traffic): { now(): void; stop(): void } {
-  let warmed = false;
-  let watching = true;
-  const now = () => {
-    if (warmed) return;
-    warmed = true;
-    warmCapture(page.mainFrame());
-  };
-  void (async () => {
-    while (watching && !warmed) {
-      if (traffic.documentArrived() && traffic.networkQuietFor() >= PARSER_WAITING_MS && parserBlocking(traffic).length) now();
-      await sleep(5);
-    }
-  })();
-  return { now, stop: () => (watching = false) };
-}
-
-/**
- * DOMContentLoaded, or the sign of a blocked parser (`parserStuck`), or the deadline. A held page whose next load
- * was refused (`stopped`) counts as parsed: its document will not be parsed further.
- */
-async function parsedOrBlocked(page: Page, traffic: Traffic, deadline: Deadline, policy: SettlePolicy, giveUpMs: number, stopped: Promise<void>): Promise<'parsed' | 'blocked' | 'late'> {
-  let waiting = true;
-  const parsed = page.waitForLoadState('domcontentloaded', { timeout: deadline.forStep() }).then(
-    () => 'parsed' as const,
-    () => 'late' as const,
-  );
-  const blocked = (async () => {
-    while (waiting) {
-      if (traffic.documentArrived() && traffic.networkQuietFor() >= policy.quietMs && parserStuck(traffic, giveUpMs).length) return 'blocked' as const;
-      await sleep(50);
-    }
-    return 'late' as const;
-  })();
-  const outcome = await Promise.race([parsed, blocked, stopped.then(() => 'parsed' as const)]);
-  waiting = false;
-  return outcome;
-}
-
 /** Looks up where each frame sits; one whose element cannot be read counts as in view, and is waited for. */
 async function placeFrames(page: Page, frames: Frame[], traffic: Traffic): Promise<void> {
   await Promise.all(frames.map(async (frame) => traffic.placeFrame(frame, await frameInView(page, frame).catch(() => true))));
-}
-
-/** Pending requests that can hold up the parser: scripts and style sheets (an image never does). */
-function parserBlocking(traffic: Traffic): Request[] {
-  return traffic.pendingRequests().filter((request) => request.resourceType() === 'script' || request.resourceType() === 'stylesheet');
-}
-
-/**
- * Of those, the ones given up on: unanswered for `giveUpMs` (the settle cap). The parser counts as blocked once
- * one of them is, and nothing else moved for the quiet window. A slow server's script or style sheet (an answer
- * after a second or two) is waited for: loading the page without it would show it broken, or unstyled, to save
- * a second.
- */
-function parserStuck(traffic: Traffic, giveUpMs: number): Request[] {
-  return parserBlocking(traffic).filter((request) => traffic.pendingFor(request) >= giveUpMs);
-}
-
-/** Loads the page again with `urls` refused at once (CDP Network.setBlockedURLs on a session of its own). */
-async function reloadRefusing(page: Page, urls: string[], deadline: Deadline): Promise<void> {
-  try {
-    const cdp = await page.context().newCDPSession(page);
-    try {
-      await cdp.send('Network.enable');
-      await cdp.send('Network.setBlockedURLs', { urls });
-      await page.reload({ waitUntil: 'commit', timeout: deadline.forStep() });
-      await page.waitForLoadState('domcontentloaded', { timeout: deadline.forStep() }).catch(() => {});
-    } finally {
-      await cdp.detach().catch(() => {});
-    }
-  } catch {
-    await stopLoading(page); // no second load: keep what the first one built
-  }
 }
 
 /** "3 requests (ads.example.com, cdn.example.net, …)" */

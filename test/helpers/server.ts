@@ -82,6 +82,8 @@ const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const MISBEHAVING: Record<string, (url: URL, res: ServerResponse) => void | Promise<void>> = {
   '/stuck-image': (_, res) => page(res, 'Stuck image', '<h1>Stuck image</h1><img src="/never" alt="ad"><button>Buy</button>'),
   '/stuck-script': (_, res) => page(res, 'Stuck script', '<h1>Before the script</h1><script src="/never"></script><button>After the script</button>'),
+  // A style sheet in the head that never answers: Chromium renders nothing until it comes (the parser is not held).
+  '/stuck-head-style': (_, res) => page(res, 'Stuck style', `<link rel="stylesheet" href="/never"><h1>Stuck style</h1><button onclick="this.textContent = 'Bought'">Buy</button>`),
   '/stuck-tracker': (_, res) => page(res, 'Stuck tracker', '<h1>Stuck tracker</h1><script async src="/never"></script><button>Subscribe</button>'),
   // While a script that never arrives holds the load, a timer fills in the field and focuses it, or makes a text
   // clickable (?what=handler): no element changes, only state.

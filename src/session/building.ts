@@ -1,0 +1,124 @@
+/**
+ * The first part of the load policy (loading.ts): until the page is built, that is parsed and able to render.
+ * Two kinds of request can hold it there for as long as they go unanswered: a script or style sheet the parser
+ * waits on (DOMContentLoaded does not come), and a style sheet linked in the head, which holds back rendering
+ * after the page is parsed (Chromium paints nothing until it arrives, so no click, hover or screenshot can act
+ * on the page; its snapshot still reads). Either is given up on after the cap, and the page is loaded again
+ * without it, as an ad blocker would (DECISIONS 77, 79).
+ */
+import type { Page, Request } from 'playwright-core';
+import { warmCapture } from '../snapshot/warmUp.js';
+import { sleep, type Deadline } from './deadline.js';
+import { stopLoading } from './unstick.js';
+import type { Traffic } from './traffic.js';
+
+/** How long no request has started or ended before a parser held by a script or style sheet counts as waiting on it. */
+const PARSER_WAITING_MS = 10;
+
+/**
+ * DOMContentLoaded and the page able to render; or the sign of a parser or of rendering held by a request given
+ * up on (`blockingStuck`); or the deadline. A held page whose next load was refused (`stopped`) counts as built:
+ * its document will not be parsed further.
+ */
+export async function builtOrBlocked(
+  page: Page,
+  traffic: Traffic,
+  deadline: Deadline,
+  quietMs: number,
+  giveUpMs: number,
+  stopped: Promise<void>,
+): Promise<'built' | 'blocked' | 'late'> {
+  let waiting = true;
+  const parsed = page.waitForLoadState('domcontentloaded', { timeout: deadline.forStep() }).then(
+    () => rendersOrBlocked(page, traffic, giveUpMs, () => waiting),
+    () => 'late' as const,
+  );
+  const blocked = (async () => {
+    while (waiting) {
+      if (traffic.documentArrived() && traffic.networkQuietFor() >= quietMs && blockingStuck(traffic, giveUpMs).length) return 'blocked' as const;
+      await sleep(50);
+    }
+    return 'late' as const;
+  })();
+  const outcome = await Promise.race([parsed, blocked, stopped.then(() => 'built' as const)]);
+  waiting = false;
+  return outcome;
+}
+
+/**
+ * After DOMContentLoaded: 'built' once the page runs an animation frame (it renders) or no style sheet of its
+ * own document is on its way; 'blocked' when it does not render and one has gone unanswered for `giveUpMs`.
+ * A sheet on its way that does not hold rendering back (added by script, or switched on when it arrives)
+ * lets the frame run at once, and is left to the quiet window.
+ */
+async function rendersOrBlocked(page: Page, traffic: Traffic, giveUpMs: number, waiting: () => boolean): Promise<'built' | 'blocked'> {
+  const sheets = () => traffic.pendingRequests().filter((request) => request.resourceType() === 'stylesheet' && request.frame() === page.mainFrame());
+  if (!sheets().length) return 'built';
+  let rendered = false;
+  // A page that cannot answer (navigated away, closed) is not held here: the rest of the policy deals with it.
+  const frame = page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => done())));
+  void frame.then(
+    () => (rendered = true),
+    () => (rendered = true),
+  );
+  while (waiting() && !rendered) {
+    const pending = sheets();
+    if (!pending.length) return 'built';
+    if (pending.some((request) => traffic.pendingFor(request) >= giveUpMs)) return 'blocked';
+    await sleep(20);
+  }
+  return 'built';
+}
+
+/** Pending requests that can hold up the parser or rendering: scripts and style sheets (an image never does). */
+function blocking(traffic: Traffic): Request[] {
+  return traffic.pendingRequests().filter((request) => request.resourceType() === 'script' || request.resourceType() === 'stylesheet');
+}
+
+/**
+ * Of those, the ones given up on: unanswered for `giveUpMs` (the settle cap). A slow server's script or style
+ * sheet (an answer after a second or two) is waited for: loading the page without it would show it broken, or
+ * unstyled, to save a second.
+ */
+export function blockingStuck(traffic: Traffic, giveUpMs: number): Request[] {
+  return blocking(traffic).filter((request) => traffic.pendingFor(request) >= giveUpMs);
+}
+
+/** Loads the page again with `urls` refused at once (CDP Network.setBlockedURLs on a session of its own). */
+export async function reloadRefusing(page: Page, urls: string[], deadline: Deadline): Promise<void> {
+  try {
+    const cdp = await page.context().newCDPSession(page);
+    try {
+      await cdp.send('Network.enable');
+      await cdp.send('Network.setBlockedURLs', { urls });
+      await page.reload({ waitUntil: 'commit', timeout: deadline.forStep() });
+      await page.waitForLoadState('domcontentloaded', { timeout: deadline.forStep() }).catch(() => {});
+    } finally {
+      await cdp.detach().catch(() => {});
+    }
+  } catch {
+    await stopLoading(page); // no second load: keep what the first one built
+  }
+}
+
+/**
+ * Builds the capture's helpers (warmUp.ts) while the renderer would sit idle: as soon as the parser waits on
+ * a script or style sheet still on its way, or when `now()` is called (the page is parsed but the snapshot
+ * must wait). Once per load: the ~60 ms it takes is then not spent by the capture.
+ */
+export function warmUpWhileWaiting(page: Page, traffic: Traffic): { now(): void; stop(): void } {
+  let warmed = false;
+  let watching = true;
+  const now = () => {
+    if (warmed) return;
+    warmed = true;
+    warmCapture(page.mainFrame());
+  };
+  void (async () => {
+    while (watching && !warmed) {
+      if (traffic.documentArrived() && traffic.networkQuietFor() >= PARSER_WAITING_MS && blocking(traffic).length) now();
+      await sleep(5);
+    }
+  })();
+  return { now, stop: () => (watching = false) };
+}

@@ -8,11 +8,11 @@ import type { Page, Request, Response } from 'playwright-core';
 import type { ResolvedConfig } from '../config.js';
 import { BrowserToolError, toBrowserToolError } from '../errors.js';
 import { stage } from '../stages.js';
-import type { Deadline } from './deadline.js';
+import { sleep, type Deadline } from './deadline.js';
 import { settle, type EarlySnapshot, type Settled } from './loading.js';
 import { isMainFrame } from '../snapshot/navigating.js';
 import type { Traffic } from './traffic.js';
-import { stopLoading } from './unstick.js';
+import { answers, stopLoading } from './unstick.js';
 
 export type WaitUntil = 'load' | 'domcontentloaded' | 'networkidle' | 'commit';
 
@@ -41,9 +41,11 @@ export async function loadPage<T = never>(
   for (let attempt = 0; ; attempt++) {
     const own = ownRequest(page, url);
     try {
-      response = await stage('load: until commit', () => page.goto(url, { waitUntil: waitUntil ?? 'commit', timeout: attempt ? deadline.forStep() : timeout }));
+      const going = page.goto(url, { waitUntil: waitUntil ?? 'commit', timeout: attempt ? deadline.forStep() : timeout });
+      response = await stage('load: until commit', () => unlessHung(page, url, going, own, deadline));
       break;
     } catch (error) {
+      if (error instanceof TabHung) throw error;
       const mapped = toBrowserToolError(error, 'navigate');
       const replaced = /is interrupted by another navigation|ERR_ABORTED/.test(mapped.message) && !(await own.answered());
       // Ours was never answered: the page being left navigated by itself and took the tab from it.
@@ -71,14 +73,64 @@ export async function loadPage<T = never>(
   return { response, ...(await settle(page, traffic, deadline, config.settle, early)) };
 }
 
-/** The main frame's request for `url` (the fragment aside), once made: `answered` once it has any answer (a redirect counts). */
-function ownRequest(page: Page, url: string): { answered(): Promise<boolean>; dispose(): void } {
+/**
+ * The page being left keeps the tab's renderer busy (a script that never ends): a new page of the same site is
+ * shown by that renderer, so it cannot arrive in this tab. The caller opens it in a new tab (navigate.ts).
+ */
+export class TabHung extends BrowserToolError {
+  constructor(url: string) {
+    super('timeout', `The tab did not respond: the page it showed keeps it busy (a script that does not end), so ${url} could not be opened in it.`, {
+      hint: 'Call again: a tab that does not respond is replaced by a new one, with cookies and logins kept.',
+    });
+  }
+}
+
+/** How long a navigation waits for its page before asking whether the tab still answers at all, and how long that answer may take. */
+const HUNG_CHECK_MS = 2_000;
+const HUNG_ANSWER_MS = 3_000;
+
+/**
+ * `going` (the navigation), unless its server has answered, the page has still not arrived a while later, and
+ * the tab does not answer a trivial script either. Before the answer the tab's silence says nothing: while
+ * Chromium awaits a document for it, a tab answers no script at all.
+ */
+async function unlessHung(page: Page, url: string, going: Promise<Response | null>, own: OwnRequest, deadline: Deadline): Promise<Response | null> {
+  let arrived = false;
+  going.then(
+    () => (arrived = true),
+    () => (arrived = true),
+  );
+  const check = async () => {
+    while (!arrived && !own.hasPage()) await sleep(100);
+    await sleep(Math.min(HUNG_CHECK_MS, deadline.forStep() / 3));
+    if (arrived || (await answers(page, Math.min(HUNG_ANSWER_MS, deadline.forStep() / 3))) || arrived) return going;
+    throw new TabHung(url);
+  };
+  return Promise.race([going, check()]);
+}
+
+interface OwnRequest {
+  /** True once it has any answer (a redirect counts). */
+  answered(): Promise<boolean>;
+  /** True once its server sent the page itself: an answer that is not a redirect. */
+  hasPage(): boolean;
+  dispose(): void;
+}
+
+/** The main frame's request for `url` (the fragment aside), once made. */
+function ownRequest(page: Page, url: string): OwnRequest {
   const wanted = url.split('#')[0];
   let own: Request | undefined;
+  let hasPage = false;
   const onRequest = (request: Request) => {
     if (!own && request.isNavigationRequest() && request.url().split('#')[0] === wanted && isMainFrame(page, request)) own = request;
   };
+  const onResponse = (response: Response) => {
+    const status = response.status();
+    if (own && response.request().isNavigationRequest() && isMainFrame(page, response.request()) && (status < 300 || status >= 400)) hasPage = true;
+  };
   page.on('request', onRequest);
+  page.on('response', onResponse);
   return {
     answered: async () => {
       if (!own) return false;
@@ -86,6 +138,10 @@ function ownRequest(page: Page, url: string): { answered(): Promise<boolean>; di
       for (let next = last.redirectedTo(); next; next = next.redirectedTo()) last = next;
       return own !== last || (await last.response().catch(() => null)) !== null;
     },
-    dispose: () => page.off('request', onRequest),
+    hasPage: () => hasPage,
+    dispose: () => {
+      page.off('request', onRequest);
+      page.off('response', onResponse);
+    },
   };
 }

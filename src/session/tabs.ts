@@ -158,6 +158,13 @@ export class Tabs {
     if (page === this.active) this.activate(this.all().at(-1));
   }
 
+  /** Opens a tab in place of `page`, one that no longer answers, and closes that one without waiting on it. */
+  async replace(page: Page): Promise<Page> {
+    const fresh = await this.open();
+    void this.retire(page);
+    return fresh;
+  }
+
   /** Closes a tab for good: from now on it is not listed, even while its renderer takes its time to go. */
   async retire(page: Page): Promise<void> {
     this.closing.add(page);

@@ -14,6 +14,18 @@ export async function responds(page: Page, ms: number): Promise<boolean> {
   return Promise.race([answer, sleep(ms).then(() => false)]);
 }
 
+/**
+ * True when the tab gives any answer to a trivial script within `ms`, a failure included: a document being
+ * replaced as it is asked answers with one, and only a hung renderer says nothing at all.
+ */
+export async function answers(page: Page, ms: number): Promise<boolean> {
+  const answer = page.evaluate('1').then(
+    () => true,
+    () => true,
+  );
+  return Promise.race([answer, sleep(ms).then(() => false)]);
+}
+
 /** Stops a load in progress (Chromium's stop button). A tab wedged by a load answers again at once. */
 export async function stopLoading(page: Page): Promise<void> {
   if (page.isClosed()) return;

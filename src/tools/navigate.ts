@@ -5,7 +5,7 @@ import { BrowserToolError, toBrowserToolError } from '../errors.js';
 import { isAllowedHost } from '../session/allowlist.js';
 import type { Capture } from '../snapshot/capture.js';
 import { DeadlineExceeded, type Deadline } from '../session/deadline.js';
-import { loadPage, type Loaded } from '../session/loadPage.js';
+import { loadPage, TabHung, type Loaded, type WaitUntil } from '../session/loadPage.js';
 import { DOWNLOAD_EVENT_WAIT_MS } from '../session/pageEvents.js';
 import { defineBrowserTool, type CallContext } from './defineTool.js';
 import { effectsShape, loadingSchema } from './observe.js';
@@ -99,6 +99,56 @@ function blockedNavigation(url: string, blocked: string[], config: Pick<Resolved
   });
 }
 
+/** Opens `target` in `call.page`: the page, a download instead, or the error that says what went wrong. */
+async function open(target: string, waitUntil: WaitUntil | undefined, call: CallContext) {
+  const { page, refs, config, session, deadline } = call;
+  const previousUrl = page.url();
+  const events = session.tabs.eventsOf(page);
+  let loaded: Loaded<Capture>;
+  try {
+    // A page that opens confirm() while loading cannot finish loading until it is answered.
+    const outcome = await events.unlessDialogOpens(loadPage(page, target, events.traffic, deadline, config, waitUntil, () => refs.capture(page)));
+    if (outcome.dialog) return { url: page.url(), title: '', status: null, snapshot: '', dialogs: events.takeDialogs() };
+    loaded = outcome.value;
+  } catch (error) {
+    const blocked = events.takeBlocked();
+    if (blocked.length) throw blockedNavigation(target, blocked, config);
+    const message = error instanceof Error ? error.message : String(error);
+    if (/Download is starting/.test(message)) return await savedAsDownload(target, call);
+    if (/net::ERR_ABORTED/.test(message) && (await events.traffic.documentStatus()) === 204) {
+      throw new BrowserToolError('navigation_failed', `${target} answered HTTP 204 No Content: it has no page to show.`, {
+        hint: 'The address is an endpoint, not a page (an API call, a tracking link). The tab still shows the page it showed before; open a page instead.',
+      });
+    }
+    if (/net::ERR_/.test(message)) throw await restoreAfterFailedNavigation(page, previousUrl, error, deadline);
+    throw error;
+  }
+  const status = loaded.response?.status() ?? null;
+  // The page redirected itself (meta refresh, script) to a host the allowlist refused. Going back would land
+  // on the redirecting page, which would redirect again: the tab stays on the error page.
+  if (page.url().startsWith('chrome-error:')) {
+    const blocked = events.takeBlocked();
+    if (blocked.length) throw blockedNavigation(target, blocked, config, 'The tab shows an error page now.');
+  }
+  const { capture, formatted } = await refs.snapshot(page, {}, loaded.snapshot);
+  if (status !== null && status >= 400) {
+    throw new BrowserToolError('navigation_failed', `${capture.url} answered HTTP ${status}${loaded.response?.statusText() ? ` ${loaded.response.statusText()}` : ''}.`, {
+      hint: 'The server returned an error page (shown in the snapshot). Check the URL, or go back and try another way.',
+      retryable: status >= 500,
+      snapshot: formatted.text,
+    });
+  }
+  const dialogs = events.takeDialogs();
+  return {
+    url: capture.url,
+    title: capture.title,
+    status,
+    snapshot: formatted.text,
+    ...(loaded.loading ? { loading: loaded.loading } : {}),
+    ...(dialogs.length ? { dialogs } : {}),
+  };
+}
+
 export const navigateTool = defineBrowserTool({
   id: 'browser_navigate',
   description:
@@ -122,52 +172,17 @@ export const navigateTool = defineBrowserTool({
   budget: 'page',
   validate: ({ url }, config) => void normalizeUrl(url, config),
   async handle({ url, waitUntil }, call) {
-    const { page, refs, config, session, deadline } = call;
-    const target = normalizeUrl(url, config);
-    const previousUrl = page.url();
-    const events = session.tabs.eventsOf(page);
-    let loaded: Loaded<Capture>;
+    const target = normalizeUrl(url, call.config);
     try {
-      // A page that opens confirm() while loading cannot finish loading until it is answered.
-      const outcome = await events.unlessDialogOpens(loadPage(page, target, events.traffic, deadline, config, waitUntil, () => refs.capture(page)));
-      if (outcome.dialog) return { url: page.url(), title: '', status: null, snapshot: '', dialogs: events.takeDialogs() };
-      loaded = outcome.value;
+      return await open(target, waitUntil, call);
     } catch (error) {
-      const blocked = events.takeBlocked();
-      if (blocked.length) throw blockedNavigation(target, blocked, config);
-      const message = error instanceof Error ? error.message : String(error);
-      if (/Download is starting/.test(message)) return await savedAsDownload(target, call);
-      if (/net::ERR_ABORTED/.test(message) && (await events.traffic.documentStatus()) === 204) {
-        throw new BrowserToolError('navigation_failed', `${target} answered HTTP 204 No Content: it has no page to show.`, {
-          hint: 'The address is an endpoint, not a page (an API call, a tracking link). The tab still shows the page it showed before; open a page instead.',
-        });
-      }
-      if (/net::ERR_/.test(message)) throw await restoreAfterFailedNavigation(page, previousUrl, error, deadline);
-      throw error;
+      if (!(error instanceof TabHung)) throw error;
+      // The page left keeps its renderer busy for good: the new page is opened in a fresh tab instead.
+      const page = await call.session.tabs.replace(call.page);
+      call.notices.push(
+        'The tab stopped responding (a script of its page never ended), so this page was opened in a new tab in its place: the old page and its back history are gone; cookies and logins were kept.',
+      );
+      return await open(target, waitUntil, { ...call, page });
     }
-    const status = loaded.response?.status() ?? null;
-    // The page redirected itself (meta refresh, script) to a host the allowlist refused. Going back would land
-    // on the redirecting page, which would redirect again: the tab stays on the error page.
-    if (page.url().startsWith('chrome-error:')) {
-      const blocked = events.takeBlocked();
-      if (blocked.length) throw blockedNavigation(target, blocked, config, 'The tab shows an error page now.');
-    }
-    const { capture, formatted } = await refs.snapshot(page, {}, loaded.snapshot);
-    if (status !== null && status >= 400) {
-      throw new BrowserToolError('navigation_failed', `${capture.url} answered HTTP ${status}${loaded.response?.statusText() ? ` ${loaded.response.statusText()}` : ''}.`, {
-        hint: 'The server returned an error page (shown in the snapshot). Check the URL, or go back and try another way.',
-        retryable: status >= 500,
-        snapshot: formatted.text,
-      });
-    }
-    const dialogs = events.takeDialogs();
-    return {
-      url: capture.url,
-      title: capture.title,
-      status,
-      snapshot: formatted.text,
-      ...(loaded.loading ? { loading: loaded.loading } : {}),
-      ...(dialogs.length ? { dialogs } : {}),
-    };
   },
 });

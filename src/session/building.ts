@@ -17,7 +17,7 @@ const PARSER_WAITING_MS = 10;
 
 /**
  * DOMContentLoaded and the page able to render; or the sign of a parser or of rendering held by a request given
- * up on (`blockingStuck`); or the deadline. A held page whose next load was refused (`stopped`) counts as built:
+ * up on (`blockingStuck`: for the parser, once nothing else moved for the quiet window); or the deadline. A held page whose next load was refused (`stopped`) counts as built:
  * its document will not be parsed further.
  */
 export async function builtOrBlocked(
@@ -56,8 +56,7 @@ async function rendersOrBlocked(page: Page, traffic: Traffic, giveUpMs: number, 
   if (!sheets().length) return 'built';
   let rendered = false;
   // A page that cannot answer (navigated away, closed) is not held here: the rest of the policy deals with it.
-  const frame = page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => done())));
-  void frame.then(
+  const frame = page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => done()))).then(
     () => (rendered = true),
     () => (rendered = true),
   );
@@ -65,7 +64,7 @@ async function rendersOrBlocked(page: Page, traffic: Traffic, giveUpMs: number, 
     const pending = sheets();
     if (!pending.length) return 'built';
     if (pending.some((request) => traffic.pendingFor(request) >= giveUpMs)) return 'blocked';
-    await sleep(20);
+    await Promise.race([frame, sleep(20)]);
   }
   return 'built';
 }

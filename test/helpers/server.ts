@@ -293,8 +293,6 @@ const MISBEHAVING: Record<string, (url: URL, res: ServerResponse) => void | Prom
   '/tick': (_, res) => {
     res.writeHead(200, { 'content-type': 'text/plain' }).end('1');
   },
-  // A page whose script, a moment after it has loaded, never ends: the tab hangs between two calls.
-  '/freezes-later': (_, res) => page(res, 'Freezes later', `<h1>Freezes later</h1><script>setTimeout(() => { while (true) {} }, 100)</script>`),
   '/busy': (_, res) => page(res, 'Busy', `<h1>Busy page</h1><button onclick="while (true) {}">Freeze</button><a href="/fixtures/page-a.html">Page A</a>`),
   '/redirect': (url, res) => {
     res.writeHead(302, { location: url.searchParams.get('to') ?? '/' }).end();

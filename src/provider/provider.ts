@@ -199,7 +199,7 @@ export class ToolsetBrowser extends MastraBrowser {
   override async navigateTo(url: string): Promise<void> {
     const { session } = await this.toolset.sessions.get(this.keyOf(this.getCurrentThread()));
     const page = session.tabs.current ?? (await session.activePage()).page;
-    await loadPage(page, url, session.tabs.eventsOf(page).traffic, new Deadline(this.toolset.config.navigationTimeout, 'navigate'), this.toolset.config);
+    await loadPage(page, url, session.tabs.eventsOf(page), new Deadline(this.toolset.config.navigationTimeout, 'navigate'), this.toolset.config);
   }
 
   /**

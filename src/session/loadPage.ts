@@ -10,8 +10,8 @@ import { BrowserToolError, toBrowserToolError } from '../errors.js';
 import { stage } from '../stages.js';
 import { sleep, type Deadline } from './deadline.js';
 import { settle, type EarlySnapshot, type Settled } from './loading.js';
+import type { PageEvents } from './pageEvents.js';
 import { isMainFrame } from '../snapshot/navigating.js';
-import type { Traffic } from './traffic.js';
 import { answers, stopLoading } from './unstick.js';
 
 export type WaitUntil = 'load' | 'domcontentloaded' | 'networkidle' | 'commit';
@@ -22,12 +22,13 @@ export interface Loaded<T = never> extends Settled<T> {
 
 /**
  * Opens `url` in the tab: waits for the document to arrive (within the deadline), then for the page to be
- * usable. `waitUntil` asks for Playwright's strict waiting instead.
+ * usable. `waitUntil` asks for Playwright's strict waiting instead. A tab that has shown many pages of the site
+ * gets a fresh frame first (freshFrame.ts).
  */
 export async function loadPage<T = never>(
   page: Page,
   url: string,
-  traffic: Traffic,
+  { traffic, frameAge }: Pick<PageEvents, 'traffic' | 'frameAge'>,
   deadline: Deadline,
   config: Pick<ResolvedConfig, 'settle'>,
   waitUntil?: WaitUntil,
@@ -38,6 +39,7 @@ export async function loadPage<T = never>(
   // A navigation an earlier call left pending (a page's own redirect, a document still arriving) would cut this one short.
   // So would the page's requests holding every connection to the server (hanging polls): ours would wait behind them.
   if (traffic.documentPending() || traffic.holdsAllConnections(url)) await stage('load: stop previous', () => stopLoading(page));
+  await frameAge.renewBefore(url, deadline);
   for (let attempt = 0; ; attempt++) {
     const own = ownRequest(page, url);
     try {

@@ -1,11 +1,13 @@
 /**
  * What a tab did on its own between and during actions: dialogs it opened, files it downloaded, requests it
- * has in flight (its `Traffic`, for the load policy) and requests the allowlist refused. One `PageEvents` per
- * tab, created by the session when it first sees the tab.
+ * has in flight (its `Traffic`, for the load policy), how many pages of one site its frame has shown (its
+ * `FrameAge`) and requests the allowlist refused. One `PageEvents` per tab, created by the session when it
+ * first sees the tab.
  */
 import { mkdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Dialog, Download, Page } from 'playwright-core';
+import { FrameAge } from './freshFrame.js';
 import { Traffic } from './traffic.js';
 
 export type DialogPolicy = 'ask' | 'accept' | 'dismiss';
@@ -39,6 +41,8 @@ export class PageEvents {
   private readonly dialogListeners = new Set<() => void>();
   /** The tab's requests, for the load policy. */
   readonly traffic: Traffic;
+  /** Pages of one site its frame has shown, for a fresh frame before it wears (freshFrame.ts). */
+  readonly frameAge: FrameAge;
   private blocked: string[] = [];
 
   constructor(
@@ -48,6 +52,7 @@ export class PageEvents {
     page.on('dialog', (dialog) => this.onDialog(dialog));
     page.on('download', (download) => this.track(this.onDownload(download)));
     this.traffic = new Traffic(page);
+    this.frameAge = new FrameAge(page);
   }
 
   /** A request the allowlist refused; reported by the next result. */

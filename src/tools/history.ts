@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { moveInHistory } from '../session/freshFrame.js';
 import { defineBrowserTool } from './defineTool.js';
 import { effectsShape, observeAction } from './observe.js';
 
@@ -11,13 +12,14 @@ export const historyTool = defineBrowserTool({
   async handle({ action }, call) {
     const { page, deadline } = call;
     // The load policy (observeAction) decides when the page is usable; here only the move itself is waited for.
-    const options = { waitUntil: 'commit' as const, timeout: deadline.forStep() };
+    const options = () => ({ waitUntil: 'commit' as const, timeout: deadline.forStep() });
     let moved = true;
     const urlBefore = page.url();
     const effects = await observeAction(call, async () => {
-      if (action === 'reload') await page.reload(options);
+      if (action === 'reload') await page.reload(options());
       else {
-        const response = action === 'back' ? await page.goBack(options) : await page.goForward(options);
+        // Steps over the empty page a fresh frame left between two pages (freshFrame.ts).
+        const response = await moveInHistory(page, action, options);
         // Playwright answers null both for "no history entry" and for same-document moves; the URL tells them apart.
         moved = response !== null || page.url() !== urlBefore;
       }

@@ -5,6 +5,7 @@ import { BrowserToolError, toBrowserToolError } from '../errors.js';
 import { isAllowedHost } from '../session/allowlist.js';
 import type { Capture } from '../snapshot/capture.js';
 import { DeadlineExceeded, type Deadline } from '../session/deadline.js';
+import { moveInHistory } from '../session/freshFrame.js';
 import { loadPage, TabHung, type Loaded, type WaitUntil } from '../session/loadPage.js';
 import { DOWNLOAD_EVENT_WAIT_MS } from '../session/pageEvents.js';
 import { defineBrowserTool, type CallContext } from './defineTool.js';
@@ -58,7 +59,7 @@ async function restoreAfterFailedNavigation(page: Page, previousUrl: string, err
   const aborted = /ERR_ABORTED/.test(mapped.message);
   if (!aborted) await page.waitForURL((url) => url.protocol === 'chrome-error:', { waitUntil: 'load', timeout: Math.min(2_000, deadline.forStep()) }).catch(() => {});
   if (page.url().startsWith('chrome-error:') && previousUrl && previousUrl !== 'about:blank') {
-    await page.goBack({ waitUntil: 'commit', timeout: Math.min(5_000, deadline.forStep()) }).catch(() => {});
+    await moveInHistory(page, 'back', () => ({ waitUntil: 'commit', timeout: Math.min(5_000, deadline.forStep()) })).catch(() => {});
   }
   const back = page.url() === previousUrl;
   return new BrowserToolError(mapped.code, mapped.message, {
@@ -107,7 +108,7 @@ async function open(target: string, waitUntil: WaitUntil | undefined, call: Call
   let loaded: Loaded<Capture>;
   try {
     // A page that opens confirm() while loading cannot finish loading until it is answered.
-    const outcome = await events.unlessDialogOpens(loadPage(page, target, events.traffic, deadline, config, waitUntil, () => refs.capture(page)));
+    const outcome = await events.unlessDialogOpens(loadPage(page, target, events, deadline, config, waitUntil, () => refs.capture(page)));
     if (outcome.dialog) return { url: page.url(), title: '', status: null, snapshot: '', dialogs: events.takeDialogs() };
     loaded = outcome.value;
   } catch (error) {

@@ -28,7 +28,7 @@ export const tabsTool = defineBrowserTool({
       const target = url === undefined ? undefined : normalizeUrl(url, config);
       const page = await session.tabs.open();
       if (target) {
-        const loaded = await loadPage(page, target, session.tabs.eventsOf(page).traffic, deadline, config, undefined, () => refs.capture(page));
+        const loaded = await loadPage(page, target, session.tabs.eventsOf(page), deadline, config, undefined, () => refs.capture(page));
         loading = loaded.loading;
         snapshot = (await refs.snapshot(page, {}, loaded.snapshot)).formatted.text;
       }

@@ -1,0 +1,98 @@
+/**
+ * A fresh frame for a tab that has shown many pages of one site (DECISIONS 81).
+ *
+ * Chromium keeps a tab's frame for as long as it shows pages of one site. Playwright gives every document an
+ * isolated world of its own (its utility world, where snapshots and refs are computed), and the frame keeps each
+ * of those worlds and builds all of them again in every later document. So a tab grows slower with every page of
+ * the site it shows: about 1 ms more per document at DOMContentLoaded, a 16 ms page taking ~100 ms after a
+ * hundred (STATE 13). This holds for any Playwright-driven browser. A page of another site gets a new frame, and
+ * the frame starts over.
+ *
+ * So before `loadPage` opens a page of the site whose pages the tab has shown `RENEW_AFTER` times in a row, the
+ * tab first passes through an empty page of no site (a data: URL, ~20 ms). Chromium shows that page in a new
+ * frame, and the page asked for opens in another new frame. The empty page stays in the tab's history between
+ * the two pages, so browser_history and navigate's way back step over it (`moveInHistory`).
+ */
+import type { Page, Response } from 'playwright-core';
+import { stage } from '../stages.js';
+import type { Deadline } from './deadline.js';
+import { siteOfUrl } from './sites.js';
+import { stopLoading } from './unstick.js';
+
+/**
+ * Documents of one site in a row before the next navigate renews the frame. Each costs the ones after it about
+ * 1 ms, and a renewal costs ~20 ms: every 10 keeps the average cost near 6 ms a page, and the empty pages rare.
+ */
+export const RENEW_AFTER = 10;
+
+/** The empty page, as a model would read it should a page's own script send the tab back onto it. */
+const BETWEEN_PAGES = `data:text/html,${encodeURIComponent(
+  '<!doctype html><title>Between two pages</title><p>An empty page the browser passed through between two pages. Go back or forward once more.</p>',
+)}`;
+
+/** The empty page a renewal puts between two pages. */
+export function isBetweenPages(url: string): boolean {
+  return url === BETWEEN_PAGES;
+}
+
+/** How long the empty page may take to arrive; it comes from no server, so only a busy machine delays it. */
+const RENEW_MS = 2_000;
+
+/** How many documents of one site a tab's frame has shown in a row, and the renewal that starts it over. */
+export class FrameAge {
+  private site = '';
+  private documents = 0;
+
+  constructor(private readonly page: Page) {
+    page.on('domcontentloaded', () => this.shown(page.url()));
+  }
+
+  /** Opening `url` would add one more document to a frame that has already shown `RENEW_AFTER` of its site. */
+  worn(url: string): boolean {
+    return this.documents >= RENEW_AFTER && siteKey(url) === this.site;
+  }
+
+  /**
+   * Passes the tab through the empty page when opening `url` would wear its frame further. If the empty page does
+   * not arrive in time its load is stopped and the tab keeps its frame: the page still opens, as it would have.
+   */
+  async renewBefore(url: string, deadline: Deadline): Promise<void> {
+    if (!this.worn(url)) return;
+    await stage('load: fresh frame', async () => {
+      try {
+        await this.page.goto(BETWEEN_PAGES, { waitUntil: 'commit', timeout: Math.min(RENEW_MS, deadline.forStep() / 4) });
+        this.site = '';
+        this.documents = 0;
+      } catch {
+        await stopLoading(this.page);
+      }
+    });
+  }
+
+  private shown(url: string): void {
+    const site = siteKey(url);
+    // about:blank, error pages and other data: pages may be shown in the same frame: they neither count nor reset.
+    if (!site) return;
+    if (site !== this.site) {
+      this.site = site;
+      this.documents = 0;
+    }
+    this.documents++;
+  }
+}
+
+/** Chromium's site of a page: its scheme and registrable domain; "" for a URL without a host. */
+function siteKey(url: string): string {
+  const site = siteOfUrl(url);
+  return site && `${url.slice(0, url.indexOf(':'))}://${site}`;
+}
+
+/**
+ * Goes back or forward one page in the tab's history, stepping over the empty page a renewal left there. The
+ * answer is Playwright's: null when there was nowhere to go, or the move stayed in the document.
+ */
+export async function moveInHistory(page: Page, direction: 'back' | 'forward', options: () => { waitUntil: 'commit'; timeout: number }): Promise<Response | null> {
+  const move = () => (direction === 'back' ? page.goBack(options()) : page.goForward(options()));
+  const response = await move();
+  return isBetweenPages(page.url()) ? move() : response;
+}

@@ -6,7 +6,7 @@
  */
 import type { CDPSession } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { RENEW_AFTER } from '../src/session/freshFrame.js';
+import { isBetweenPages, RENEW_AFTER } from '../src/session/freshFrame.js';
 import { call, useServerAndBrowser } from './helpers/toolset.js';
 
 const env = useServerAndBrowser();
@@ -40,6 +40,29 @@ async function worldsInNextDocument(cdp: CDPSession, open: () => Promise<unknown
   return worlds;
 }
 
+/** Counts the tab's passes through the empty page from now on. */
+async function watchEmptyPages(): Promise<{ count: number }> {
+  const page = await env.browser.page();
+  const hops = { count: 0 };
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame() && isBetweenPages(frame.url())) hops.count++;
+  });
+  return hops;
+}
+
+/**
+ * Opens pages of the site from `from` on until a navigate passes through the empty page (at most RENEW_AFTER + 1
+ * pages); returns the number of the page it opened then.
+ */
+async function navigateUntilFreshFrame(from: number): Promise<number> {
+  const hops = await watchEmptyPages();
+  for (let n = from; n <= from + RENEW_AFTER; n++) {
+    await navigateThroughSite(1, n);
+    if (hops.count) return n;
+  }
+  throw new Error(`no fresh frame in ${RENEW_AFTER + 1} pages of one site`);
+}
+
 describe('a tab that shows many pages of one site', () => {
   it('builds no more isolated worlds per page after thirty pages than after a few', async () => {
     await navigateThroughSite(3);
@@ -58,20 +81,36 @@ describe('a tab that shows many pages of one site', () => {
   });
 
   it('back and forward step over the empty page the tab passed through', async () => {
-    await navigateThroughSite(RENEW_AFTER + 2, 200);
-    const last = RENEW_AFTER + 201;
+    const last = await navigateUntilFreshFrame(200);
     const back = await call(env.browser, 'browser_history', { action: 'back' });
-    expect(back).toMatchObject({ ok: true, moved: true, url: pageOfSite(last - 1) });
+    expect(back, JSON.stringify(back).slice(0, 600)).toMatchObject({ ok: true, moved: true, url: pageOfSite(last - 1) });
     expect(back.snapshot).toContain('# Page A');
     const forward = await call(env.browser, 'browser_history', { action: 'forward' });
     expect(forward).toMatchObject({ ok: true, moved: true, url: pageOfSite(last) });
   });
 
+  it("the site's session storage, cookies and the window's name are kept across the fresh frame", async () => {
+    await navigateThroughSite(1, 400);
+    const page = await env.browser.page();
+    await page.evaluate(() => {
+      sessionStorage.setItem('cart', '3 items');
+      document.cookie = 'visit=1; path=/';
+    });
+    await page.evaluate(() => (window.name = 'probe-name'));
+    await navigateUntilFreshFrame(401);
+    expect(await page.evaluate(() => [sessionStorage.getItem('cart'), document.cookie, window.name])).toEqual(['3 items', 'visit=1', 'probe-name']);
+  });
+
   it('a navigate to the site that fails leaves the tab back on the page it showed, which still acts', async () => {
-    await navigateThroughSite(RENEW_AFTER + 2, 300);
-    const shown = pageOfSite(RENEW_AFTER + 301);
+    const renewed = await navigateUntilFreshFrame(300);
+    // The frame is renewed again before the navigate after the next RENEW_AFTER pages: the one that fails.
+    await navigateThroughSite(RENEW_AFTER - 1, renewed + 1);
+    const shown = pageOfSite(renewed + RENEW_AFTER - 1);
+    const hops = await watchEmptyPages();
     // The same site on a port where nothing listens: the connection is refused.
     const failed = await call(env.browser, 'browser_navigate', { url: 'http://127.0.0.1:9/' });
+    // Once on the way to the failed page, once more on the way back over it.
+    expect(hops.count).toBe(2);
     expect(failed.ok).toBe(false);
     expect(failed.error.hint).toContain('The tab is back on the previous page');
     expect((await env.browser.page()).url()).toBe(shown);

@@ -94,5 +94,8 @@ function siteKey(url: string): string {
 export async function moveInHistory(page: Page, direction: 'back' | 'forward', options: () => { waitUntil: 'commit'; timeout: number }): Promise<Response | null> {
   const move = () => (direction === 'back' ? page.goBack(options()) : page.goForward(options()));
   const response = await move();
-  return isBetweenPages(page.url()) ? move() : response;
+  if (!isBetweenPages(page.url())) return response;
+  // A move asked for before the page it landed on is parsed fails at once ("Not attached to an active page").
+  await page.waitForLoadState('domcontentloaded', { timeout: options().timeout });
+  return move();
 }

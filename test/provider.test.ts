@@ -7,6 +7,7 @@ import type { ScreencastFrameData } from '@mastra/core/browser';
 import { MockMemory } from '@mastra/core/memory';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PageScreencast, ToolsetBrowser } from '../src/index.js';
+import { RENEW_AFTER } from '../src/session/freshFrame.js';
 import { scriptedModel, type Decision, type ToolResultSeen } from './helpers/scriptedModel.js';
 import { OFFLINE_ARGS, startServer, type TestServer } from './helpers/server.js';
 import { refOf } from './helpers/refs.js';
@@ -154,6 +155,23 @@ it('a thread’s screencast sends frames of its tab, follows it to a new tab, an
   expect(stream.isActive()).toBe(true);
   await stream.stop();
   expect(stream.isActive()).toBe(false);
+});
+
+it('over a long visit to one site, the live view and the agent only ever see the pages it opened', async () => {
+  // More pages of one site than a tab's frame shows before it is renewed through an empty page (freshFrame.ts).
+  const paths = Array.from({ length: RENEW_AFTER + 3 }, (_, n) => `/fixtures/page-a.html?visit=${n}`);
+  await agentWith([navigate(paths[0]!)]).agent.generate('Open page A.', { maxSteps: 3, memory: { thread: 'long-visit', resource: 'ada' } });
+  const stream = (await browser.startScreencastIfBrowserActive({ threadId: 'long-visit' })) as PageScreencast;
+  const urls: string[] = [];
+  stream.on('url', (url) => urls.push(url));
+  const { agent, model } = agentWith(paths.slice(1).map(navigate), { memory: new MockMemory() });
+  await agent.generate('Read every page.', { maxSteps: paths.length + 1, memory: { thread: 'long-visit', resource: 'ada' } });
+  await stream.stop();
+  const prompts = model.doGenerateCalls.map((call) => JSON.stringify(call.prompt));
+  expect(prompts.at(-1)).toContain(`agent changed active tab URL to ${server.url(paths.at(-1)!)}`);
+  expect(prompts.join('\n')).not.toContain('data:');
+  expect(urls.length).toBeGreaterThan(0);
+  expect(urls.filter((url) => !paths.some((path) => url === server.url(path)))).toEqual([]);
 });
 
 it('a person’s click in the live view reaches the page, and the thread’s next tool result says so', async () => {

@@ -24,6 +24,7 @@ import type { InputProcessor, InputProcessorOrWorkflow } from '@mastra/core/proc
 import type { Page } from 'playwright-core';
 import type { BrowserToolsetConfig } from '../config.js';
 import { Deadline } from '../session/deadline.js';
+import { isBetweenPages } from '../session/freshFrame.js';
 import { loadPage } from '../session/loadPage.js';
 import type { BrowserSession } from '../session/session.js';
 import { BrowserToolset, type BrowserTools } from '../toolset.js';
@@ -316,7 +317,7 @@ export class ToolsetBrowser extends MastraBrowser {
     if (this.watchedPages.has(page)) return;
     this.watchedPages.add(page);
     page.on('framenavigated', (frame) => {
-      if (frame !== page.mainFrame() || page !== session.tabs.current) return;
+      if (frame !== page.mainFrame() || page !== session.tabs.current || isBetweenPages(frame.url())) return;
       this.lastNavigation.set(session, { url: frame.url(), source: session.busy ? 'agent' : 'user' });
     });
   }

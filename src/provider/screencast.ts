@@ -7,6 +7,7 @@
 import { EventEmitter } from 'node:events';
 import type { ScreencastFrameData, ScreencastOptions, ScreencastStream } from '@mastra/core/browser';
 import type { CDPSession, Frame, Page } from 'playwright-core';
+import { isBetweenPages } from '../session/freshFrame.js';
 
 export type StopReason = 'manual' | 'browser_closed' | 'error';
 
@@ -176,7 +177,8 @@ export class PageScreencast extends EventEmitter implements ScreencastStream {
   }
 
   private readonly onNavigated = (frame: Frame): void => {
-    if (frame === this.page?.mainFrame()) this.emitUrl(frame.url());
+    // The empty page a fresh frame passes through (freshFrame.ts) is not where the tab is going.
+    if (frame === this.page?.mainFrame() && !isBetweenPages(frame.url())) this.emitUrl(frame.url());
   };
 
   /** The shown tab closed (by its page, a person or a crash): show the tab the next call would act on. */

@@ -7,9 +7,10 @@
 import type { CDPSession } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { isBetweenPages, RENEW_AFTER } from '../src/session/freshFrame.js';
-import { call, useServerAndBrowser } from './helpers/toolset.js';
+import { call, refOf, useServerAndBrowser } from './helpers/toolset.js';
 
-const env = useServerAndBrowser();
+// A short navigation timeout: one test waits for a server that never answers.
+const env = useServerAndBrowser({ navigationTimeout: 3_000 });
 
 /** The Nth page of one site (127.0.0.1): the same fixture under another address each time. */
 const pageOfSite = (n: number) => env.server.url(`/fixtures/page-a.html?n=${n}`);
@@ -101,11 +102,23 @@ describe('a tab that shows many pages of one site', () => {
     expect(await page.evaluate(() => [sessionStorage.getItem('cart'), document.cookie, window.name])).toEqual(['3 items', 'visit=1', 'probe-name']);
   });
 
-  it('a navigate to the site that fails leaves the tab back on the page it showed, which still acts', async () => {
-    const renewed = await navigateUntilFreshFrame(300);
-    // The frame is renewed again before the navigate after the next RENEW_AFTER pages: the one that fails.
+  /** Opens pages of the site from `from` on until the next navigate to it renews the frame; returns the page shown. */
+  async function wearUntilNextRenewal(from: number): Promise<string> {
+    const renewed = await navigateUntilFreshFrame(from);
     await navigateThroughSite(RENEW_AFTER - 1, renewed + 1);
-    const shown = pageOfSite(renewed + RENEW_AFTER - 1);
+    return pageOfSite(renewed + RENEW_AFTER - 1);
+  }
+
+  /** The tab shows `url` again, and its page acts. */
+  async function expectBackOn(url: string): Promise<void> {
+    expect((await env.browser.page()).url()).toBe(url);
+    const snapshot = await call(env.browser, 'browser_snapshot', {});
+    expect(snapshot.snapshot).toContain('# Page A');
+    expect(await call(env.browser, 'browser_click', { ref: refOf(snapshot.snapshot, 'button', 'Continue') })).toMatchObject({ ok: true });
+  }
+
+  it('a navigate to the site that fails leaves the tab back on the page it showed, which still acts', async () => {
+    const shown = await wearUntilNextRenewal(300);
     const hops = await watchEmptyPages();
     // The same site on a port where nothing listens: the connection is refused.
     const failed = await call(env.browser, 'browser_navigate', { url: 'http://127.0.0.1:9/' });
@@ -113,8 +126,25 @@ describe('a tab that shows many pages of one site', () => {
     expect(hops.count).toBe(2);
     expect(failed.ok).toBe(false);
     expect(failed.error.hint).toContain('The tab is back on the previous page');
-    expect((await env.browser.page()).url()).toBe(shown);
-    const snapshot = await call(env.browser, 'browser_snapshot', {});
-    expect(snapshot.snapshot).toContain('Continue');
+    await expectBackOn(shown);
+  });
+
+  it('a page of the site whose server never answers is a timeout, and the tab still shows the page it showed', async () => {
+    const shown = await wearUntilNextRenewal(500);
+    const hops = await watchEmptyPages();
+    const failed = await call(env.browser, 'browser_navigate', { url: env.server.url('/no-answer') });
+    expect(hops.count).toBeGreaterThan(0);
+    expect(failed).toMatchObject({ ok: false, error: { code: 'timeout' } });
+    expect(failed.error.hint).toContain('The tab still shows the page it showed before');
+    await expectBackOn(shown);
+  });
+
+  it('a file of the site is saved as a download, and the tab stays on the page it showed', async () => {
+    const shown = await wearUntilNextRenewal(600);
+    const hops = await watchEmptyPages();
+    const saved = await call(env.browser, 'browser_navigate', { url: env.server.url('/download/report.csv') });
+    expect(hops.count).toBeGreaterThan(0);
+    expect(JSON.stringify(saved)).toContain('report.csv');
+    await expectBackOn(shown);
   });
 });

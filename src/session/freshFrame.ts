@@ -69,6 +69,21 @@ export class FrameAge {
     });
   }
 
+  /**
+   * After a load that brought no page (its server did not answer in time, a download, an empty answer): a tab
+   * left on the empty page goes back to the page before it, which a stopped load would have kept on screen.
+   * True when the tab shows that page again, or was not on the empty page.
+   */
+  async backOverRenewal(deadline: Deadline): Promise<boolean> {
+    if (!isBetweenPages(this.page.url())) return true;
+    await stage('load: back over the fresh frame', async () => {
+      // After a timeout only the time kept for the answer is left: half of it for the way back.
+      // Parsed, not only committed: the page the agent reads next, which a stopped load would not have taken away.
+      await this.page.goBack({ waitUntil: 'domcontentloaded', timeout: Math.min(RENEW_MS, deadline.remaining() / 2) }).catch(() => stopLoading(this.page));
+    });
+    return !isBetweenPages(this.page.url());
+  }
+
   private shown(url: string): void {
     const site = siteKey(url);
     // about:blank, error pages and other data: pages may be shown in the same frame: they neither count nor reset.

@@ -58,14 +58,16 @@ export async function loadPage<T = never>(
       // Ours was answered, then the new page moved on before its commit was seen (a meta refresh, a script
       // redirect): the load policy below follows it to where it leads.
       if (/is interrupted by another navigation/.test(mapped.message) && !replaced) return { response: null, ...(await settle(page, traffic, deadline, config.settle, early)) };
+      // Other failures are the caller's to tell apart (an error page, a download, an empty answer) and undo.
       if (mapped.code !== 'timeout') throw error;
       await stopLoading(page);
+      const kept = await frameAge.backOverRenewal(deadline);
       const what = waitUntil && waitUntil !== 'commit' ? `did not reach "${waitUntil}"` : 'did not send its page';
       throw new BrowserToolError('timeout', `${url} ${what} within ${Math.round(timeout / 1000)} s; the load was stopped.`, {
         hint:
           waitUntil && waitUntil !== 'commit'
             ? 'Call browser_navigate again without waitUntil: it returns as soon as the page is usable.'
-            : 'The server is slow or down. Retry once, or try another address. The tab still shows the page it showed before.',
+            : `The server is slow or down. Retry once, or try another address. ${kept ? 'The tab still shows the page it showed before.' : 'The tab shows an empty page; browser_history back returns to the page it showed before.'}`,
       });
     } finally {
       own.dispose();

@@ -53,7 +53,7 @@ export function normalizeUrl(raw: string, config: Pick<ResolvedConfig, 'allowedS
  * Chromium shows its own error page after a failed navigation, and loads it after `goto` has already
  * failed. Let it settle, then go back so the model finds the page it was on.
  */
-async function restoreAfterFailedNavigation(page: Page, previousUrl: string, error: unknown, deadline: Deadline): Promise<BrowserToolError> {
+async function restoreAfterFailedNavigation(page: Page, previousUrl: string, error: unknown, { deadline, session }: CallContext): Promise<BrowserToolError> {
   const mapped = toBrowserToolError(error, 'navigate');
   // An aborted navigation (an empty answer, a cancelled load) shows no error page: nothing to wait for.
   const aborted = /ERR_ABORTED/.test(mapped.message);
@@ -61,6 +61,7 @@ async function restoreAfterFailedNavigation(page: Page, previousUrl: string, err
   if (page.url().startsWith('chrome-error:') && previousUrl && previousUrl !== 'about:blank') {
     await moveInHistory(page, 'back', () => ({ waitUntil: 'commit', timeout: Math.min(5_000, deadline.forStep()) })).catch(() => {});
   }
+  await session.tabs.eventsOf(page).frameAge.backOverRenewal(deadline);
   const back = page.url() === previousUrl;
   return new BrowserToolError(mapped.code, mapped.message, {
     hint: back
@@ -115,13 +116,19 @@ async function open(target: string, waitUntil: WaitUntil | undefined, call: Call
     const blocked = events.takeBlocked();
     if (blocked.length) throw blockedNavigation(target, blocked, config);
     const message = error instanceof Error ? error.message : String(error);
-    if (/Download is starting/.test(message)) return await savedAsDownload(target, call);
+    // A load that brought no page leaves the tab on the page it showed, or on the empty page a fresh frame
+    // passed through (freshFrame.ts), which is then left.
+    if (/Download is starting/.test(message)) {
+      await events.frameAge.backOverRenewal(deadline);
+      return await savedAsDownload(target, call);
+    }
     if (/net::ERR_ABORTED/.test(message) && (await events.traffic.documentStatus()) === 204) {
+      await events.frameAge.backOverRenewal(deadline);
       throw new BrowserToolError('navigation_failed', `${target} answered HTTP 204 No Content: it has no page to show.`, {
         hint: 'The address is an endpoint, not a page (an API call, a tracking link). The tab still shows the page it showed before; open a page instead.',
       });
     }
-    if (/net::ERR_/.test(message)) throw await restoreAfterFailedNavigation(page, previousUrl, error, deadline);
+    if (/net::ERR_/.test(message)) throw await restoreAfterFailedNavigation(page, previousUrl, error, call);
     throw error;
   }
   const status = loaded.response?.status() ?? null;

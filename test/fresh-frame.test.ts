@@ -102,11 +102,16 @@ describe('a tab that shows many pages of one site', () => {
     expect(await page.evaluate(() => [sessionStorage.getItem('cart'), document.cookie, window.name])).toEqual(['3 items', 'visit=1', 'probe-name']);
   });
 
-  /** Opens pages of the site from `from` on until the next navigate to it renews the frame; returns the page shown. */
-  async function wearUntilNextRenewal(from: number): Promise<string> {
+  /**
+   * Opens pages of the site from `from` on until the next navigate to it renews the frame, then navigates to `url`:
+   * its result, the page the tab showed before it, and how often the tab passed through the empty page meanwhile.
+   */
+  async function navigateFromWornTab(from: number, url: string): Promise<{ result: any; shown: string; hops: number }> {
     const renewed = await navigateUntilFreshFrame(from);
     await navigateThroughSite(RENEW_AFTER - 1, renewed + 1);
-    return pageOfSite(renewed + RENEW_AFTER - 1);
+    const hops = await watchEmptyPages();
+    const result = await call(env.browser, 'browser_navigate', { url });
+    return { result, shown: pageOfSite(renewed + RENEW_AFTER - 1), hops: hops.count };
   }
 
   /** The tab shows `url` again, and its page acts. */
@@ -118,32 +123,26 @@ describe('a tab that shows many pages of one site', () => {
   }
 
   it('a navigate to the site that fails leaves the tab back on the page it showed, which still acts', async () => {
-    const shown = await wearUntilNextRenewal(300);
-    const hops = await watchEmptyPages();
     // The same site on a port where nothing listens: the connection is refused.
-    const failed = await call(env.browser, 'browser_navigate', { url: 'http://127.0.0.1:9/' });
+    const { result: failed, shown, hops } = await navigateFromWornTab(300, 'http://127.0.0.1:9/');
     // Once on the way to the failed page, once more on the way back over it.
-    expect(hops.count).toBe(2);
+    expect(hops).toBe(2);
     expect(failed.ok).toBe(false);
     expect(failed.error.hint).toContain('The tab is back on the previous page');
     await expectBackOn(shown);
   });
 
   it('a page of the site whose server never answers is a timeout, and the tab still shows the page it showed', async () => {
-    const shown = await wearUntilNextRenewal(500);
-    const hops = await watchEmptyPages();
-    const failed = await call(env.browser, 'browser_navigate', { url: env.server.url('/no-answer') });
-    expect(hops.count).toBeGreaterThan(0);
+    const { result: failed, shown, hops } = await navigateFromWornTab(500, env.server.url('/no-answer'));
+    expect(hops).toBeGreaterThan(0);
     expect(failed).toMatchObject({ ok: false, error: { code: 'timeout' } });
     expect(failed.error.hint).toContain('The tab still shows the page it showed before');
     await expectBackOn(shown);
   });
 
   it('a file of the site is saved as a download, and the tab stays on the page it showed', async () => {
-    const shown = await wearUntilNextRenewal(600);
-    const hops = await watchEmptyPages();
-    const saved = await call(env.browser, 'browser_navigate', { url: env.server.url('/download/report.csv') });
-    expect(hops.count).toBeGreaterThan(0);
+    const { result: saved, shown, hops } = await navigateFromWornTab(600, env.server.url('/download/report.csv'));
+    expect(hops).toBeGreaterThan(0);
     expect(JSON.stringify(saved)).toContain('report.csv');
     await expectBackOn(shown);
   });

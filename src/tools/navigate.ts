@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { BrowserToolError, toBrowserToolError } from '../errors.js';
 import { isAllowedHost } from '../session/allowlist.js';
 import type { Capture } from '../snapshot/capture.js';
-import { DeadlineExceeded, type Deadline } from '../session/deadline.js';
+import { DeadlineExceeded } from '../session/deadline.js';
 import { moveInHistory } from '../session/freshFrame.js';
 import { loadPage, TabHung, type Loaded, type WaitUntil } from '../session/loadPage.js';
 import { DOWNLOAD_EVENT_WAIT_MS } from '../session/pageEvents.js';

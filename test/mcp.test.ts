@@ -10,8 +10,10 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserToolset } from '../src/index.js';
+import { serveHttp } from '../src/mcp/server.js';
 import { browserPidsUnder, waitForExit } from './helpers/processes.js';
 import { refOf } from './helpers/refs.js';
+import { createTestToolset } from './helpers/toolset.js';
 import { OFFLINE_ARGS, startServer, type TestServer } from './helpers/server.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -193,5 +195,34 @@ describe('over streamable HTTP', { timeout: 180_000 }, () => {
     child.kill('SIGTERM');
     expect(await waitForExit([child.pid!, ...browsers])).toEqual([]);
     expect(stderr).toContain('stopping (SIGTERM)');
+  });
+});
+
+describe('streamable HTTP sessions, in process', { timeout: 120_000 }, () => {
+  it("an MCP session's DELETE closes its browser session; another session keeps its own", async () => {
+    const toolset = createTestToolset();
+    const http = await serveHttp(toolset, { port: 0, version: 'test' });
+    const a = newClient();
+    const b = newClient();
+    try {
+      const transportA = new StreamableHTTPClientTransport(new URL(http.url));
+      await a.connect(transportA);
+      await b.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+      await callTool(a, 'browser_navigate', { url: server.url('/fixtures/form.html') });
+      await callTool(b, 'browser_navigate', { url: server.url('/fixtures/form.html') });
+      expect(toolset.sessions.size).toBe(2);
+
+      await transportA.terminateSession();
+      await expect.poll(() => toolset.sessions.size, { timeout: 10_000 }).toBe(1);
+      expect(http.sessions()).toBe(1);
+      const tabsB = await callTool(b, 'browser_tabs', { action: 'list' });
+      expect(tabsB.isError).toBeFalsy();
+      expect(tabsB.text).toContain('form.html');
+    } finally {
+      await a.close().catch(() => {});
+      await b.close().catch(() => {});
+      await http.close();
+      await toolset.close();
+    }
   });
 });

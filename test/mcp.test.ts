@@ -1,6 +1,7 @@
 /**
  * The MCP server as clients meet it: `mastra-browser-toolset mcp` started as a process, driven by the official
- * MCP SDK client over stdio and over streamable HTTP, with a real Chromium and local pages.
+ * MCP SDK client over stdio and over streamable HTTP, with a real Chromium and local pages; and, in process, the
+ * HTTP server's sessions as the toolset counts them.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';

@@ -7,7 +7,7 @@
 import type { CDPSession } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { isBetweenPages, RENEW_AFTER } from '../src/session/freshFrame.js';
-import { call, refOf, useServerAndBrowser } from './helpers/toolset.js';
+import { call, createTestToolset, refOf, useServerAndBrowser } from './helpers/toolset.js';
 
 // A short navigation timeout: one test waits for a server that never answers.
 const env = useServerAndBrowser({ navigationTimeout: 3_000 });
@@ -145,5 +145,30 @@ describe('a tab that shows many pages of one site', () => {
     expect(hops).toBeGreaterThan(0);
     expect(JSON.stringify(saved)).toContain('report.csv');
     await expectBackOn(shown);
+  });
+
+  it('a redirect the allowlist blocks leaves the tab on the page it showed, as its result says', async () => {
+    const fenced = createTestToolset({
+      allowedDomains: ['127.0.0.1'],
+      // Let localhost resolve (the test helper makes every other host unresolvable): a site the allowlist refuses.
+      args: ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost'],
+    });
+    try {
+      // Enough pages of the site that the next navigate to it passes through the empty page.
+      for (let n = 0; n < 2 * RENEW_AFTER; n++) expect(await call(fenced, 'browser_navigate', { url: pageOfSite(700 + n) })).toMatchObject({ ok: true });
+      const page = await fenced.page();
+      let hops = 0;
+      page.on('framenavigated', (frame) => {
+        if (frame === page.mainFrame() && isBetweenPages(frame.url())) hops++;
+      });
+      const elsewhere = env.server.url('/fixtures/page-b.html').replace('127.0.0.1', 'localhost');
+      const blocked = await call(fenced, 'browser_navigate', { url: env.server.url(`/redirect?to=${encodeURIComponent(elsewhere)}`) });
+      expect(hops).toBeGreaterThan(0);
+      expect(blocked).toMatchObject({ ok: false, error: { code: 'navigation_failed' } });
+      expect(blocked.error.hint).toContain('The tab still shows the page it showed before');
+      expect(page.url()).toBe(pageOfSite(700 + 2 * RENEW_AFTER - 1));
+    } finally {
+      await fenced.close();
+    }
   });
 });

@@ -78,8 +78,13 @@ export class FrameAge {
     if (!isBetweenPages(this.page.url())) return true;
     await stage('load: back over the fresh frame', async () => {
       // After a timeout only the time kept for the answer is left: half of it for the way back.
+      const ends = Date.now() + Math.min(RENEW_MS, deadline.remaining() / 2);
+      const left = () => Math.max(1, ends - Date.now());
+      // A load refused at once (a redirect the allowlist blocks) ends while the empty page is still arriving, when a
+      // move fails or is lost: it waits for the page to be parsed, and moveInHistory moves again if still on it.
+      await untilParsed(this.page, left()).catch(() => {});
       // Parsed, not only committed: the page the agent reads next, which a stopped load would not have taken away.
-      await this.page.goBack({ waitUntil: 'domcontentloaded', timeout: Math.min(RENEW_MS, deadline.remaining() / 2) }).catch(() => stopLoading(this.page));
+      await moveInHistory(this.page, 'back', () => ({ waitUntil: 'domcontentloaded', timeout: left() })).catch(() => stopLoading(this.page));
     });
     return !isBetweenPages(this.page.url());
   }
@@ -106,11 +111,18 @@ function siteKey(url: string): string {
  * Goes back or forward one page in the tab's history, stepping over the empty page a renewal left there. The
  * answer is Playwright's: null when there was nowhere to go, or the move stayed in the document.
  */
-export async function moveInHistory(page: Page, direction: 'back' | 'forward', options: () => { waitUntil: 'commit'; timeout: number }): Promise<Response | null> {
+export async function moveInHistory(page: Page, direction: 'back' | 'forward', options: () => { waitUntil: 'commit' | 'domcontentloaded'; timeout: number }): Promise<Response | null> {
   const move = () => (direction === 'back' ? page.goBack(options()) : page.goForward(options()));
   const response = await move();
   if (!isBetweenPages(page.url())) return response;
-  // A move asked for before the page it landed on is parsed fails at once ("Not attached to an active page").
-  await page.waitForLoadState('domcontentloaded', { timeout: options().timeout });
+  await untilParsed(page, options().timeout);
   return move();
+}
+
+/**
+ * Waits until the tab's page is parsed: a history move asked for before that fails at once in Chromium ("Not
+ * attached to an active page").
+ */
+function untilParsed(page: Page, timeout: number): Promise<void> {
+  return page.waitForLoadState('domcontentloaded', { timeout });
 }

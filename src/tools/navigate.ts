@@ -114,22 +114,26 @@ async function open(target: string, waitUntil: WaitUntil | undefined, call: Call
     loaded = outcome.value;
   } catch (error) {
     const blocked = events.takeBlocked();
-    if (blocked.length) throw blockedNavigation(target, blocked, config);
     const message = error instanceof Error ? error.message : String(error);
+    const noPage = blocked.length
+      ? 'blocked'
+      : /Download is starting/.test(message)
+        ? 'download'
+        : /net::ERR_ABORTED/.test(message) && (await events.traffic.documentStatus()) === 204
+          ? 'no content'
+          : undefined;
+    if (!noPage) {
+      if (/net::ERR_/.test(message)) throw await restoreAfterFailedNavigation(page, previousUrl, error, call);
+      throw error;
+    }
     // A load that brought no page leaves the tab on the page it showed, or on the empty page a fresh frame
     // passed through (freshFrame.ts), which is then left.
-    if (/Download is starting/.test(message)) {
-      await events.frameAge.backOverRenewal(deadline);
-      return await savedAsDownload(target, call);
-    }
-    if (/net::ERR_ABORTED/.test(message) && (await events.traffic.documentStatus()) === 204) {
-      await events.frameAge.backOverRenewal(deadline);
-      throw new BrowserToolError('navigation_failed', `${target} answered HTTP 204 No Content: it has no page to show.`, {
-        hint: 'The address is an endpoint, not a page (an API call, a tracking link). The tab still shows the page it showed before; open a page instead.',
-      });
-    }
-    if (/net::ERR_/.test(message)) throw await restoreAfterFailedNavigation(page, previousUrl, error, call);
-    throw error;
+    await events.frameAge.backOverRenewal(deadline);
+    if (noPage === 'blocked') throw blockedNavigation(target, blocked, config);
+    if (noPage === 'download') return await savedAsDownload(target, call);
+    throw new BrowserToolError('navigation_failed', `${target} answered HTTP 204 No Content: it has no page to show.`, {
+      hint: 'The address is an endpoint, not a page (an API call, a tracking link). The tab still shows the page it showed before; open a page instead.',
+    });
   }
   const status = loaded.response?.status() ?? null;
   // The page redirected itself (meta refresh, script) to a host the allowlist refused. Going back would land

@@ -52,6 +52,17 @@ describe('the domain allowlist holds on every request', () => {
     });
   }
 
+  it('a redirect to a disallowed host leaves the tab on the page it showed, as its result says, not on an error page', async () => {
+    const before = server.url('/fixtures/page-a.html?before-redirect');
+    expect(await call(fenced, 'browser_navigate', { url: before })).toMatchObject({ ok: true });
+    const result = await call(fenced, 'browser_navigate', { url: server.url(`/redirect?to=${encodeURIComponent(elsewhere('/secret'))}`) });
+    expect(result).toMatchObject({ ok: false, error: { code: 'navigation_failed' } });
+    expect(result.error.hint).toContain('The tab still shows the page it showed before');
+    expect((await fenced.page()).url()).toBe(before);
+    const snapshot = await call(fenced, 'browser_snapshot', {});
+    expect(snapshot.snapshot).toContain('# Page A');
+  });
+
   it('blocks a frame from a disallowed host', async () => {
     const result = await call(fenced, 'browser_navigate', { url: server.url(`/frame?to=${encodeURIComponent(elsewhere('/secret'))}`) });
     expect(result.ok).toBe(true);

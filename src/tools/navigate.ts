@@ -50,19 +50,24 @@ export function normalizeUrl(raw: string, config: Pick<ResolvedConfig, 'allowedS
 }
 
 /**
- * Chromium shows its own error page after a failed navigation, and loads it after `goto` has already
- * failed. Let it settle, then go back so the model finds the page it was on.
+ * Chromium shows its own error page after a failed navigation (a refused connection, a request the allowlist
+ * blocked), and loads it after `goto` has already failed. Let it settle, then go back so the model finds the
+ * page it was on. True when the tab shows that page again.
  */
-async function restoreAfterFailedNavigation(page: Page, previousUrl: string, error: unknown, { deadline, session }: CallContext): Promise<BrowserToolError> {
-  const mapped = toBrowserToolError(error, 'navigate');
+async function backFromErrorPage(page: Page, previousUrl: string, error: unknown, { deadline, session }: CallContext): Promise<boolean> {
   // An aborted navigation (an empty answer, a cancelled load) shows no error page: nothing to wait for.
-  const aborted = /ERR_ABORTED/.test(mapped.message);
+  const aborted = /ERR_ABORTED/.test(error instanceof Error ? error.message : String(error));
   if (!aborted) await page.waitForURL((url) => url.protocol === 'chrome-error:', { waitUntil: 'load', timeout: Math.min(2_000, deadline.forStep()) }).catch(() => {});
   if (page.url().startsWith('chrome-error:') && previousUrl && previousUrl !== 'about:blank') {
     await moveInHistory(page, 'back', () => ({ waitUntil: 'commit', timeout: Math.min(5_000, deadline.forStep()) })).catch(() => {});
   }
   await session.tabs.eventsOf(page).frameAge.backOverRenewal(deadline);
-  const back = page.url() === previousUrl;
+  return page.url() === previousUrl;
+}
+
+/** A navigation that failed with a network error, once the tab is back on its page if it could be. */
+function failedNavigation(error: unknown, back: boolean): BrowserToolError {
+  const mapped = toBrowserToolError(error, 'navigate');
   return new BrowserToolError(mapped.code, mapped.message, {
     hint: back
       ? 'Check the URL for typos, or try another address. The tab is back on the previous page; take browser_snapshot if you need its refs.'
@@ -115,25 +120,22 @@ async function open(target: string, waitUntil: WaitUntil | undefined, call: Call
   } catch (error) {
     const blocked = events.takeBlocked();
     const message = error instanceof Error ? error.message : String(error);
-    const noPage = blocked.length
-      ? 'blocked'
-      : /Download is starting/.test(message)
-        ? 'download'
-        : /net::ERR_ABORTED/.test(message) && (await events.traffic.documentStatus()) === 204
-          ? 'no content'
-          : undefined;
-    if (!noPage) {
-      if (/net::ERR_/.test(message)) throw await restoreAfterFailedNavigation(page, previousUrl, error, call);
-      throw error;
+    const download = /Download is starting/.test(message);
+    const noContent = !blocked.length && !download && /net::ERR_ABORTED/.test(message) && (await events.traffic.documentStatus()) === 204;
+    if (download || noContent) {
+      // A load that brought no page leaves the tab on the page it showed, or on the empty page a fresh frame
+      // passed through (freshFrame.ts), which is then left.
+      await events.frameAge.backOverRenewal(deadline);
+      if (download) return await savedAsDownload(target, call);
+      throw new BrowserToolError('navigation_failed', `${target} answered HTTP 204 No Content: it has no page to show.`, {
+        hint: 'The address is an endpoint, not a page (an API call, a tracking link). The tab still shows the page it showed before; open a page instead.',
+      });
     }
-    // A load that brought no page leaves the tab on the page it showed, or on the empty page a fresh frame
-    // passed through (freshFrame.ts), which is then left.
-    await events.frameAge.backOverRenewal(deadline);
-    if (noPage === 'blocked') throw blockedNavigation(target, blocked, config);
-    if (noPage === 'download') return await savedAsDownload(target, call);
-    throw new BrowserToolError('navigation_failed', `${target} answered HTTP 204 No Content: it has no page to show.`, {
-      hint: 'The address is an endpoint, not a page (an API call, a tracking link). The tab still shows the page it showed before; open a page instead.',
-    });
+    if (blocked.length || /net::ERR_/.test(message)) {
+      const back = await backFromErrorPage(page, previousUrl, error, call);
+      throw blocked.length ? blockedNavigation(target, blocked, config, back ? undefined : 'The tab shows an error page now.') : failedNavigation(error, back);
+    }
+    throw error;
   }
   const status = loaded.response?.status() ?? null;
   // The page redirected itself (meta refresh, script) to a host the allowlist refused. Going back would land

@@ -607,6 +607,35 @@ describe('nothing wedges the session', () => {
     }
   });
 
+  it('a page that hangs after it loaded: browser_history back opens the page before it in a new tab, says so, and the page acts', async () => {
+    const browser = createTestToolset({ navigationTimeout: 20_000 });
+    try {
+      await call(browser, 'browser_navigate', { url: env.server.url('/fixtures/page-a.html') });
+      await call(browser, 'browser_navigate', { url: env.server.url('/fixtures/page-b.html') });
+      const page = await browser.page();
+      await page.context().addCookies([{ name: 'login', value: 'ada', url: env.server.origin }]);
+      await page.evaluate('setTimeout(() => { while (true) {} }, 0)');
+      await expect.poll(() => Promise.race([page.evaluate('"answers"'), new Promise((done) => setTimeout(() => done('hung'), 500))])).toBe('hung');
+
+      // Page A is of the same site: the hung tab's renderer would have to show it.
+      const back = await call(browser, 'browser_history', { action: 'back' });
+      expect(back.ok, JSON.stringify(back.error)).toBe(true);
+      expect(back.moved).toBe(true);
+      expect(back.url).toBe(env.server.url('/fixtures/page-a.html'));
+      expect(back.notices.join(' ')).toMatch(/stopped responding .* page before it was opened in a new tab .*cookies and logins were kept/);
+      const tabs = await call(browser, 'browser_tabs', { action: 'list' });
+      expect(tabs.tabs.map((tab: { url: string }) => tab.url)).toEqual([env.server.url('/fixtures/page-a.html')]);
+      expect((await (await browser.page()).context().cookies()).map((c) => c.name)).toContain('login');
+      const clicks = () => env.server.events.filter((event) => event === 'clicked=a-continue').length;
+      const before = clicks();
+      const click = await call(browser, 'browser_click', { ref: refOf(back.snapshot, 'button', 'Continue') });
+      expect(click.ok, JSON.stringify(click.error)).toBe(true);
+      await expect.poll(clicks).toBe(before + 1);
+    } finally {
+      await browser.close();
+    }
+  });
+
   it('browser_wait for text that never comes ends at its own limit, even with seconds: 0', async () => {
     await call(env.browser, 'browser_navigate', { url: env.server.url('/fixtures/page-a.html') });
     const now = await call(env.browser, 'browser_wait', { text: 'never on this page', seconds: 0 });

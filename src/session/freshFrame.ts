@@ -120,6 +120,24 @@ export async function moveInHistory(page: Page, direction: 'back' | 'forward', o
 }
 
 /**
+ * The address a history move would land on (for `reload`, the page shown), stepping over the empty page a
+ * renewal left; undefined when there is nowhere to go. Chromium's browser process answers this even when the
+ * tab's renderer is hung.
+ */
+export async function historyTarget(page: Page, action: 'back' | 'forward' | 'reload'): Promise<string | undefined> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { currentIndex, entries } = await cdp.send('Page.getNavigationHistory');
+    const step = action === 'back' ? -1 : action === 'forward' ? 1 : 0;
+    let index = currentIndex + step;
+    while (step && entries[index] && isBetweenPages(entries[index]!.url)) index += step;
+    return entries[index]?.url;
+  } finally {
+    void cdp.detach().catch(() => {});
+  }
+}
+
+/**
  * Waits until the tab's page is parsed: a history move asked for before that fails at once in Chromium ("Not
  * attached to an active page").
  */

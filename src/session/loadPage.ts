@@ -91,7 +91,7 @@ export class TabHung extends BrowserToolError {
 
 /** How long a navigation waits for its page before asking whether the tab still answers at all, and how long that answer may take. */
 const HUNG_CHECK_MS = 2_000;
-const HUNG_ANSWER_MS = 3_000;
+export const HUNG_ANSWER_MS = 3_000;
 
 /**
  * `going` (the navigation), unless its server has answered, the page has still not arrived a while later, and

@@ -1,7 +1,13 @@
 import { z } from 'zod';
-import { moveInHistory } from '../session/freshFrame.js';
+import { historyTarget, moveInHistory } from '../session/freshFrame.js';
+import { HUNG_ANSWER_MS } from '../session/loadPage.js';
+import { answers, stopLoading } from '../session/unstick.js';
+import type { CallContext } from './defineTool.js';
 import { defineBrowserTool } from './defineTool.js';
-import { effectsShape, observeAction } from './observe.js';
+import { openPage } from './navigate.js';
+import { effectsShape, observeAction, type Effects } from './observe.js';
+
+type Action = 'back' | 'forward' | 'reload';
 
 export const historyTool = defineBrowserTool({
   id: 'browser_history',
@@ -10,7 +16,12 @@ export const historyTool = defineBrowserTool({
   output: { moved: z.boolean().describe('False when there was no page to go back or forward to.'), ...effectsShape },
   budget: 'page',
   async handle({ action }, call) {
-    const { page, deadline } = call;
+    const { page, deadline, session } = call;
+    // A document still on its way holds the tab's scripts until it commits; the move would replace that load anyway.
+    if (session.tabs.eventsOf(page).traffic.documentPending()) await stopLoading(page);
+    // A page whose script never ended after the last call keeps its renderer busy, and the page the move leads to
+    // would be shown by that renderer: it is opened in a new tab instead, as navigate does.
+    if (!(await answers(page, Math.min(HUNG_ANSWER_MS, deadline.forStep() / 3)))) return reopenInNewTab(action, call);
     // The load policy (observeAction) decides when the page is usable; here only the move itself is waited for.
     const options = () => ({ waitUntil: 'commit' as const, timeout: deadline.forStep() });
     let moved = true;
@@ -28,3 +39,19 @@ export const historyTool = defineBrowserTool({
     return { moved: moved || effects.navigated, ...effects };
   },
 });
+
+/** The tab does not answer: the page the move would land on is opened in a fresh tab in its place, cookies kept. */
+async function reopenInNewTab(action: Action, call: CallContext): Promise<Effects & { moved: boolean }> {
+  const target = await historyTarget(call.page, action).catch(() => undefined);
+  const page = await call.session.tabs.replace(call.page);
+  const lost = 'the old page and its history are gone; cookies and logins were kept.';
+  if (!target) {
+    call.notices.push(`The tab stopped responding (a script of its page never ended) and was replaced by a new empty tab: ${lost} There was no page to go ${action} to.`);
+    return { moved: false, url: page.url(), navigated: true };
+  }
+  const what = action === 'reload' ? 'its page was loaded again' : `the page ${action === 'back' ? 'before' : 'after'} it was opened`;
+  call.notices.push(`The tab stopped responding (a script of its page never ended), so ${what} in a new tab in its place: ${lost}`);
+  const opened: Pick<Effects, 'loading' | 'dialogs' | 'downloads'> & { url: string; snapshot: string } = await openPage(target, undefined, { ...call, page });
+  const { url, snapshot, loading, dialogs, downloads } = opened;
+  return { moved: true, url, navigated: true, snapshot, ...(loading ? { loading } : {}), ...(dialogs ? { dialogs } : {}), ...(downloads ? { downloads } : {}) };
+}

@@ -107,7 +107,7 @@ function blockedNavigation(url: string, blocked: string[], config: Pick<Resolved
 }
 
 /** Opens `target` in `call.page`: the page, a download instead, or the error that says what went wrong. */
-async function open(target: string, waitUntil: WaitUntil | undefined, call: CallContext) {
+export async function openPage(target: string, waitUntil: WaitUntil | undefined, call: CallContext) {
   const { page, refs, config, session, deadline } = call;
   const previousUrl = page.url();
   const events = session.tabs.eventsOf(page);
@@ -188,7 +188,7 @@ export const navigateTool = defineBrowserTool({
   async handle({ url, waitUntil }, call) {
     const target = normalizeUrl(url, call.config);
     try {
-      return await open(target, waitUntil, call);
+      return await openPage(target, waitUntil, call);
     } catch (error) {
       if (!(error instanceof TabHung)) throw error;
       // The page left keeps its renderer busy for good: the new page is opened in a fresh tab instead.
@@ -196,7 +196,7 @@ export const navigateTool = defineBrowserTool({
       call.notices.push(
         'The tab stopped responding (a script of its page never ended), so this page was opened in a new tab in its place: the old page and its back history are gone; cookies and logins were kept.',
       );
-      return await open(target, waitUntil, { ...call, page });
+      return await openPage(target, waitUntil, { ...call, page });
     }
   },
 });

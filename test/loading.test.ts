@@ -607,7 +607,7 @@ describe('nothing wedges the session', () => {
     }
   });
 
-  it('a page that hangs after it loaded: browser_history back opens the page before it in a new tab, says so, and the page acts', async () => {
+  it('a page that hangs after it loaded: browser_tabs lists it as not responding, and browser_history back opens the page before it in a new tab, says so, and the page acts', async () => {
     const browser = createTestToolset({ navigationTimeout: 20_000 });
     try {
       await call(browser, 'browser_navigate', { url: env.server.url('/fixtures/page-a.html') });
@@ -616,6 +616,11 @@ describe('nothing wedges the session', () => {
       await page.context().addCookies([{ name: 'login', value: 'ada', url: env.server.origin }]);
       await page.evaluate('setTimeout(() => { while (true) {} }, 0)');
       await expect.poll(() => Promise.race([page.evaluate('"answers"'), new Promise((done) => setTimeout(() => done('hung'), 500))])).toBe('hung');
+
+      // The tab can still be listed, and the list says which one does not answer.
+      const listed = await call(browser, 'browser_tabs', { action: 'list' });
+      expect(listed.ok, JSON.stringify(listed.error)).toBe(true);
+      expect(listed.tabs).toEqual([{ index: 0, url: env.server.url('/fixtures/page-b.html'), title: '(not responding)', active: true }]);
 
       // Page A is of the same site: the hung tab's renderer would have to show it.
       const back = await call(browser, 'browser_history', { action: 'back' });

@@ -8,7 +8,11 @@ import type { ResolvedConfig } from '../config.js';
 import { BrowserToolError } from '../errors.js';
 import { warmUpCaptures } from '../snapshot/warmUp.js';
 import { closeQuickly, stopLoading } from './unstick.js';
+import { sleep } from './deadline.js';
 import { PageEvents } from './pageEvents.js';
+
+/** How long a tab may take to tell its title before the list calls it not responding (a hung page tells nothing). */
+const TITLE_MS = 2_000;
 
 export interface TabInfo {
   index: number;
@@ -116,12 +120,14 @@ export class Tabs {
     return popups;
   }
 
+  /** Tabs with their URL and title; a tab whose page does not answer within `TITLE_MS` is titled "(not responding)". */
   async list(): Promise<TabInfo[]> {
     return Promise.all(
       this.all().map(async (page, index) => ({
         index,
         url: page.url(),
-        title: await page.title().catch(() => ''),
+        // A tab whose page hung answers no script, its title included: the list still comes at once.
+        title: (await Promise.race([page.title().catch(() => ''), sleep(TITLE_MS).then(() => undefined)])) ?? '(not responding)',
         active: page === this.active,
       })),
     );

@@ -49,6 +49,22 @@ describe('navigate returns when the page is usable', () => {
     },
   );
 
+  it('a frame of another site whose head style sheet never answers is made to render without it, and its button clicks', async () => {
+    // The default action time (10 s), which outlasts the settle cap (3 s) after which the sheet is given up on.
+    const browser = createTestToolset({ timeout: 10_000 });
+    try {
+      const inner = env.server.otherSite('/stuck-head-style');
+      const result = await call(browser, 'browser_navigate', { url: env.server.url(`/frame?to=${encodeURIComponent(inner)}`) });
+      expect(result.ok, JSON.stringify(result.error)).toBe(true);
+      // Asked for at once, while the frame still paints nothing.
+      const click = await call(browser, 'browser_click', { ref: refOf(result.snapshot, 'button', 'Buy') });
+      expect(click.ok, JSON.stringify(click.error)).toBe(true);
+      expect(click.changes).toContain('button "Bought"');
+    } finally {
+      await browser.close();
+    }
+  });
+
   it('a script the parser waits on from a slow server (its answer after 1.2 s) is waited for, not refused: what it adds is shown', async () => {
     const script = env.server.url('/slow-asset.js?ms=1200&what=adds');
     const result = await call(env.browser, 'browser_navigate', { url: env.server.url(`/loads-script?how=blocking&src=${encodeURIComponent(script)}`) });

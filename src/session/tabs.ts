@@ -9,6 +9,7 @@ import { BrowserToolError } from '../errors.js';
 import { warmUpCaptures } from '../snapshot/warmUp.js';
 import { closeQuickly, stopLoading } from './unstick.js';
 import { sleep } from './deadline.js';
+import { dropStuckFrameSheets } from './frameSheets.js';
 import { PageEvents } from './pageEvents.js';
 
 /** How long a tab may take to tell its title before the list calls it not responding (a hung page tells nothing). */
@@ -181,6 +182,7 @@ export class Tabs {
     if (this.events.has(page)) return;
     this.events.set(page, new PageEvents(page, { dialogPolicy: this.host.config.dialogPolicy, downloadDir: () => this.host.downloadDir() }));
     warmUpCaptures(page, () => this.host.busy());
+    dropStuckFrameSheets(page, this.host.config.settle.maxMs);
     page.on('crash', () => {
       this.host.lost('The tab crashed and a new empty tab was opened');
       void page.close().catch(() => {});

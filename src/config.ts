@@ -46,8 +46,8 @@ export interface BrowserToolsetConfig {
    * data request started or ended for `quietMs` (a tenth of it when all of them have answered), but at most
    * `maxMs` later. Scripts of other sites that the page adds as it runs or marks `async` (tag managers, ads)
    * are not waited for. Requests still in flight are reported. A script or style sheet the parser waits on is
-   * waited for up to `maxMs`; one that has not answered by then is refused and the page loaded again without it
-   * (the result says so). Default 500 / 3,000 ms.
+   * waited for up to `maxMs`; one that has not answered by then is given up on (a style sheet taken out of the
+   * page, a script refused by loading the page again without it; the result says so). Default 500 / 3,000 ms.
    */
   settle?: { quietMs?: number; maxMs?: number };
   /** Viewport size. Default: 1280x720. */

@@ -49,6 +49,20 @@ describe('navigate returns when the page is usable', () => {
     },
   );
 
+  it('a style sheet that never answers before a script the parser must run: the page goes on without it, loaded once, and its button clicks', async () => {
+    const key = `once-${Date.now()}`;
+    const result = await call(env.browser, 'browser_navigate', { url: env.server.url(`/stuck-style-before-script?key=${key}`) });
+    expect(result.ok, JSON.stringify(result.error)).toBe(true);
+    expect(result.title).toBe('Ran');
+    expect(result.snapshot).toMatch(/^# After the script$/m);
+    expect(result.loading).toMatch(/^refused 1 request \(127\.0\.0\.1:\d+\) that did not answer in 3 s$/);
+    const click = await call(env.browser, 'browser_click', { ref: refOf(result.snapshot, 'button', 'Buy') });
+    expect(click.ok, JSON.stringify(click.error)).toBe(true);
+    expect(click.changes).toContain('button "Bought"');
+    // Taken out of the page rather than refused by a second load: the server sent the page once.
+    expect(env.server.events.filter((event) => event === `loaded=${key}`)).toHaveLength(1);
+  });
+
   it('a frame of another site whose head style sheet never answers is made to render without it, and its button clicks', async () => {
     // The default action time (10 s), which outlasts the settle cap (3 s) after which the sheet is given up on.
     const browser = createTestToolset({ timeout: 10_000 });

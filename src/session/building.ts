@@ -3,8 +3,9 @@
  * Two kinds of request can hold it there for as long as they go unanswered: a script or style sheet the parser
  * waits on (DOMContentLoaded does not come), and a style sheet linked in the head, which holds back rendering
  * after the page is parsed (Chromium paints nothing until it arrives, so no click, hover or screenshot can act
- * on the page; its snapshot still reads). Either is given up on after the cap, and the page is loaded again
- * without it, as an ad blocker would (DECISIONS 77, 79).
+ * on the page; its snapshot still reads). Either is given up on after the cap, as an ad blocker would: a style
+ * sheet is taken out of the document (unstick.ts), and for a script the page is loaded again without it
+ * (DECISIONS 77, 79, 84).
  */
 import type { Page, Request } from 'playwright-core';
 import { warmCapture } from '../snapshot/warmUp.js';

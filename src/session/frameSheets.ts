@@ -2,24 +2,23 @@
  * A style sheet that a frame inside the page links and that never answers. Chromium paints nothing in that frame
  * until it arrives (and runs no script the markup puts after it), so nothing in the frame can be clicked, typed
  * into or seen in a screenshot, while its snapshot still reads as if it could. An embedded form, a payment field or
- * a comment widget of another site is such a frame. The main document's own sheet is refused by loading the page
- * again (building.ts); a frame is not loaded again alone: once its sheet has gone unanswered for the settle cap,
- * its `<link>` is taken out of the frame's document, as an ad blocker would, and the frame renders without it. A
- * slow server's sheet (an answer within the cap) is waited for, as for the main document.
+ * a comment widget of another site is such a frame. The main document's own sheet is taken out by the load
+ * policy while the page settles (loading.ts); a frame's is watched for here, for as long as the tab lives (a frame
+ * the page adds later too): once it has gone unanswered for the settle cap, its `<link>` is taken out of the
+ * frame's document, as an ad blocker would, and the frame renders without it. A slow server's sheet (an answer
+ * within the cap) is waited for, as for the main document.
  */
-import type { Frame, Page, Request } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
+import { removeSheetLinks } from './unstick.js';
 
 /** Watches `page`'s frames, for as long as it lives, for style sheets that do not answer within `capMs`. */
 export function dropStuckFrameSheets(page: Page, capMs: number): void {
   const waiting = new Map<Request, NodeJS.Timeout>();
   page.on('request', (request) => {
     if (request.resourceType() !== 'stylesheet' || request.frame() === page.mainFrame()) return;
-    // The <link> names the first address of a redirect chain.
-    let first = request;
-    while (first.redirectedFrom()) first = first.redirectedFrom()!;
     const timer = setTimeout(() => {
       waiting.delete(request);
-      void drop(request.frame(), first.url());
+      void removeSheetLinks(request.frame(), [request]);
     }, capMs);
     timer.unref?.();
     waiting.set(request, timer);
@@ -35,13 +34,4 @@ export function dropStuckFrameSheets(page: Page, capMs: number): void {
     for (const timer of waiting.values()) clearTimeout(timer);
     waiting.clear();
   });
-}
-
-async function drop(frame: Frame, url: string): Promise<void> {
-  if (frame.isDetached()) return;
-  await frame
-    .evaluate((href) => {
-      for (const link of document.querySelectorAll<HTMLLinkElement>('link[rel~="stylesheet" i]')) if (link.href === href) link.remove();
-    }, url)
-    .catch(() => {}); // the frame navigated or went away meanwhile
 }

@@ -13,7 +13,7 @@ import { stage, stageSync } from '../stages.js';
 import { sleep, type Deadline } from './deadline.js';
 import { blockingStuck, builtOrBlocked, reloadRefusing, warmUpWhileWaiting } from './building.js';
 import { hostOf } from './sites.js';
-import { stopLoading } from './unstick.js';
+import { removeSheetLinks, stopLoading } from './unstick.js';
 import type { Traffic } from './traffic.js';
 
 export interface SettlePolicy {
@@ -47,9 +47,10 @@ export type EarlySnapshot<T> = () => Promise<T>;
  * Waits until the page that just committed is usable, by the policy above. A parser blocked by a script or
  * stylesheet that does not answer (the document has arrived, no answer within the cap, nothing else moves,
  * DOMContentLoaded does not come) would leave the page half-built, and a style sheet in its head that does not
- * answer leaves it unable to render (nothing can be clicked): the page is loaded once more with those requests
- * refused, as an ad blocker would (building.ts); a page that cannot be loaded again (a form's POST) is stopped
- * where it is, which lets it render. A page that keeps loading itself again (a reload or refresh loop) is held on one
+ * answer leaves it unable to render (nothing can be clicked). Style sheets alone are taken out of the document,
+ * which then renders and parses on; a script is refused by loading the page once more without it, as an ad
+ * blocker would (building.ts); a page that cannot be loaded again (a form's POST) is stopped where it is,
+ * which lets it render. A page that keeps loading itself again (a reload or refresh loop) is held on one
  * document and read as it stands.
  */
 export async function settle<T = never>(page: Page, traffic: Traffic, deadline: Deadline, policy: SettlePolicy, early?: EarlySnapshot<T>): Promise<Settled<T>> {
@@ -72,17 +73,25 @@ export async function settle<T = never>(page: Page, traffic: Traffic, deadline: 
 async function settleUnlessLooping<T>(page: Page, traffic: Traffic, deadline: Deadline, policy: SettlePolicy, loop: Loop, early?: EarlySnapshot<T>): Promise<Settled<T>> {
   let refused: string | undefined;
   // A script or style sheet the parser or rendering waits on is given up on after the cap, or half the call's
-  // time if less: the page is then loaded again without it, in the time left (building.ts).
+  // time if less: a style sheet is taken out of the page; for a script the page is loaded again without it, in
+  // the time left (building.ts).
   const giveUpMs = Math.min(policy.maxMs, deadline.forStep() / 2);
   const warmUp = early ? warmUpWhileWaiting(page, traffic) : undefined;
-  for (let attempt = 0; ; attempt++) {
+  let reloaded = false;
+  for (;;) {
     const outcome = await stage('load: until parsed', () => builtOrBlocked(page, traffic, deadline, policy.quietMs, giveUpMs, loop.stopped)).finally(() => warmUp?.stop());
     if (page.isClosed()) return { parsed: true };
     if (outcome === 'late') return { parsed: false, loading: describeLoading(traffic, 'its document is still arriving') };
     if (outcome === 'built') break;
     const stuck = blockingStuck(traffic, giveUpMs);
     refused = describeRequests(stuck);
-    if (attempt === 0 && traffic.documentMethod() === 'GET' && !loop.held()) {
+    // Style sheets alone: taken out of the document, which then renders (and its parser goes on) without a second load.
+    if (stuck.every((request) => request.resourceType() === 'stylesheet' && request.frame() === page.mainFrame()) && (await removeSheetLinks(page.mainFrame(), stuck))) {
+      traffic.giveUp(stuck);
+      continue;
+    }
+    if (!reloaded && traffic.documentMethod() === 'GET' && !loop.held()) {
+      reloaded = true;
       await reloadRefusing(page, stuck.map((request) => request.url()), deadline);
       continue;
     }

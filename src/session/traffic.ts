@@ -95,6 +95,14 @@ export class Traffic {
     });
   }
 
+  /**
+   * Requests the load policy gave up on while they were still out (a style sheet taken out of its document): from
+   * now on they are not waited for, and not listed as loading; their end, if it ever comes, is not news.
+   */
+  giveUp(requests: Request[]): void {
+    for (const request of requests) if (this.inflight.delete(request)) this.noteActivity(request);
+  }
+
   /** Milliseconds since `request` was sent. */
   pendingFor(request: Request): number {
     return Date.now() - (this.startedAt.get(request) ?? Date.now());

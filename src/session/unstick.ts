@@ -1,8 +1,9 @@
 /**
- * The moves that keep a tab usable when a load or a script wedges it: tell a hung renderer, stop a load, close a
- * tab without waiting on it, and close a tab that a click opened but whose page never came.
+ * The moves that keep a tab usable when a load or a script wedges it: tell a hung renderer, stop a load, take
+ * out a style sheet that does not answer, close a tab without waiting on it, and close a tab that a click opened
+ * but whose page never came.
  */
-import type { Page } from 'playwright-core';
+import type { Frame, Page, Request } from 'playwright-core';
 import { sleep } from './deadline.js';
 
 /** True when the tab runs a trivial script within `ms`: a hung renderer (an endless loop) does not. */
@@ -36,6 +37,30 @@ export async function stopLoading(page: Page): Promise<void> {
   } catch {
     // not Chromium, or the tab is gone: nothing to stop
   }
+}
+
+/**
+ * Takes the `<link>` elements of `sheets` (style sheets that do not answer) out of their frame's document: Chromium
+ * then renders the frame without them, and a parser that waited on them for a script goes on, as if an ad blocker
+ * had refused them. True when each of them was found and taken out; false when one was not (a sheet pulled in by
+ * `@import`, a frame gone).
+ */
+export async function removeSheetLinks(frame: Frame, sheets: Request[]): Promise<boolean> {
+  // The <link> names the first address of a redirect chain.
+  const urls = sheets.map((sheet) => {
+    let first = sheet;
+    while (first.redirectedFrom()) first = first.redirectedFrom()!;
+    return first.url();
+  });
+  if (frame.isDetached()) return false;
+  return frame
+    .evaluate((hrefs) => {
+      const links = [...document.querySelectorAll<HTMLLinkElement>('link[rel~="stylesheet" i]')];
+      const found = hrefs.map((href) => links.filter((link) => link.href === href));
+      for (const link of found.flat()) link.remove();
+      return found.every((matches) => matches.length > 0);
+    }, urls)
+    .catch(() => false); // the frame navigated or went away meanwhile
 }
 
 /** Closes a tab without running its unload handlers, and without waiting on a renderer that may be hung. */

@@ -84,6 +84,13 @@ const MISBEHAVING: Record<string, (url: URL, res: ServerResponse) => void | Prom
   '/stuck-script': (_, res) => page(res, 'Stuck script', '<h1>Before the script</h1><script src="/never"></script><button>After the script</button>'),
   // A style sheet in the head that never answers: Chromium renders nothing until it comes (the parser is not held).
   '/stuck-head-style': (_, res) => page(res, 'Stuck style', `<link rel="stylesheet" href="/never"><h1>Stuck style</h1><button onclick="this.textContent = 'Bought'">Buy</button>`),
+  // The same before a script the parser must run, with an image that tells the server each time the page is loaded (?key=).
+  '/stuck-style-before-script': (url, res) =>
+    page(
+      res,
+      'Stuck style',
+      `<img src="/event?loaded=${encodeURIComponent(url.searchParams.get('key') ?? '')}" alt=""><link rel="stylesheet" href="/never"><script>document.title = 'Ran'</script><h1>After the script</h1><button onclick="this.textContent = 'Bought'">Buy</button>`,
+    ),
   '/stuck-tracker': (_, res) => page(res, 'Stuck tracker', '<h1>Stuck tracker</h1><script async src="/never"></script><button>Subscribe</button>'),
   // While a script that never arrives holds the load, a timer fills in the field and focuses it, or makes a text
   // clickable (?what=handler): no element changes, only state.

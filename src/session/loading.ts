@@ -86,7 +86,7 @@ async function settleUnlessLooping<T>(page: Page, traffic: Traffic, deadline: De
     const stuck = blockingStuck(traffic, giveUpMs);
     refused = describeRequests(stuck);
     // Style sheets alone: taken out of the document, which then renders (and its parser goes on) without a second load.
-    if (stuck.every((request) => request.resourceType() === 'stylesheet' && request.frame() === page.mainFrame()) && (await removeSheetLinks(page.mainFrame(), stuck))) {
+    if (stuck.length && stuck.every((request) => request.resourceType() === 'stylesheet' && request.frame() === page.mainFrame()) && (await removeSheetLinks(page.mainFrame(), stuck))) {
       traffic.giveUp(stuck);
       continue;
     }

@@ -27,6 +27,7 @@ import { Deadline } from '../session/deadline.js';
 import { isBetweenPages } from '../session/freshFrame.js';
 import { loadPage } from '../session/loadPage.js';
 import type { BrowserSession } from '../session/session.js';
+import { titleWithin } from '../session/tabs.js';
 import { BrowserToolset, type BrowserTools } from '../toolset.js';
 import { BrowserStateProcessor } from './context.js';
 import { changesPage, dispatchKey, dispatchMouse } from './input.js';
@@ -50,10 +51,8 @@ const REMEMBERED = 1_000;
  * A tab's title, or '' if the tab does not answer soon: Mastra asks for the state before every model call, and a
  * tab stuck in a script must not hold the agent up (the next tool call deals with it, within its deadline).
  */
-function titleOf(page: Page): Promise<string> {
-  let timer: NodeJS.Timeout | undefined;
-  const giveUp = new Promise<string>((resolve) => (timer = setTimeout(() => resolve(''), 1_000)));
-  return Promise.race([page.title().catch(() => ''), giveUp]).finally(() => clearTimeout(timer));
+async function titleOf(page: Page): Promise<string> {
+  return (await titleWithin(page, 1_000)) ?? '';
 }
 
 let instances = 0;

@@ -8,30 +8,17 @@
  * frame's document, as an ad blocker would, and the frame renders without it. A slow server's sheet (an answer
  * within the cap) is waited for, as for the main document.
  */
-import type { Page, Request } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import type { Traffic } from './traffic.js';
 import { removeSheetLinks } from './unstick.js';
 
-/** Watches `page`'s frames, for as long as it lives, for style sheets that do not answer within `capMs`. */
-export function dropStuckFrameSheets(page: Page, capMs: number): void {
-  const waiting = new Map<Request, NodeJS.Timeout>();
+/** Watches `page`'s frames, for as long as it lives, for style sheets still unanswered (by `traffic`) after `capMs`. */
+export function dropStuckFrameSheets(page: Page, traffic: Traffic, capMs: number): void {
   page.on('request', (request) => {
     if (request.resourceType() !== 'stylesheet' || request.frame() === page.mainFrame()) return;
-    const timer = setTimeout(() => {
-      waiting.delete(request);
-      void removeSheetLinks(request.frame(), [request]);
-    }, capMs);
-    timer.unref?.();
-    waiting.set(request, timer);
-  });
-  // Its whole answer, a redirect or a failure: the frame is no longer held by this request.
-  const ended = (request: Request) => {
-    clearTimeout(waiting.get(request));
-    waiting.delete(request);
-  };
-  page.on('requestfinished', ended);
-  page.on('requestfailed', ended);
-  page.on('close', () => {
-    for (const timer of waiting.values()) clearTimeout(timer);
-    waiting.clear();
+    // Its whole answer, a redirect or a failure before then, and the frame is no longer held by this request.
+    setTimeout(() => {
+      if (traffic.pendingRequests().includes(request)) void removeSheetLinks(request.frame(), [request]);
+    }, capMs).unref?.();
   });
 }

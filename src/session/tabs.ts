@@ -8,12 +8,18 @@ import type { ResolvedConfig } from '../config.js';
 import { BrowserToolError } from '../errors.js';
 import { warmUpCaptures } from '../snapshot/warmUp.js';
 import { closeQuickly, stopLoading } from './unstick.js';
-import { sleep } from './deadline.js';
 import { dropStuckFrameSheets } from './frameSheets.js';
 import { PageEvents } from './pageEvents.js';
 
 /** How long a tab may take to tell its title before the list calls it not responding (a hung page tells nothing). */
 const TITLE_MS = 2_000;
+
+/** The tab's title, or undefined when it does not answer within `ms`: a tab whose page hung answers no script. */
+export async function titleWithin(page: Page, ms: number): Promise<string | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const giveUp = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)));
+  return Promise.race([page.title().catch(() => ''), giveUp]).finally(() => clearTimeout(timer));
+}
 
 export interface TabInfo {
   index: number;
@@ -127,8 +133,7 @@ export class Tabs {
       this.all().map(async (page, index) => ({
         index,
         url: page.url(),
-        // A tab whose page hung answers no script, its title included: the list still comes at once.
-        title: (await Promise.race([page.title().catch(() => ''), sleep(TITLE_MS).then(() => undefined)])) ?? '(not responding)',
+        title: (await titleWithin(page, TITLE_MS)) ?? '(not responding)',
         active: page === this.active,
       })),
     );
@@ -180,9 +185,10 @@ export class Tabs {
 
   private track(page: Page): void {
     if (this.events.has(page)) return;
-    this.events.set(page, new PageEvents(page, { dialogPolicy: this.host.config.dialogPolicy, downloadDir: () => this.host.downloadDir() }));
+    const events = new PageEvents(page, { dialogPolicy: this.host.config.dialogPolicy, downloadDir: () => this.host.downloadDir() });
+    this.events.set(page, events);
     warmUpCaptures(page, () => this.host.busy());
-    dropStuckFrameSheets(page, this.host.config.settle.maxMs);
+    dropStuckFrameSheets(page, events.traffic, this.host.config.settle.maxMs);
     page.on('crash', () => {
       this.host.lost('The tab crashed and a new empty tab was opened');
       void page.close().catch(() => {});

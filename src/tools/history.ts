@@ -4,7 +4,7 @@ import { HUNG_ANSWER_MS } from '../session/loadPage.js';
 import { answers, stopLoading } from '../session/unstick.js';
 import type { CallContext } from './defineTool.js';
 import { defineBrowserTool } from './defineTool.js';
-import { openPage } from './navigate.js';
+import { openInPlaceOfHungTab } from './navigate.js';
 import { effectsShape, observeAction, type Effects } from './observe.js';
 
 type Action = 'back' | 'forward' | 'reload';
@@ -43,15 +43,15 @@ export const historyTool = defineBrowserTool({
 /** The tab does not answer: the page the move would land on is opened in a fresh tab in its place, cookies kept. */
 async function reopenInNewTab(action: Action, call: CallContext): Promise<Effects & { moved: boolean }> {
   const target = await historyTarget(call.page, action).catch(() => undefined);
-  const page = await call.session.tabs.replace(call.page);
-  const lost = 'the old page and its history are gone; cookies and logins were kept.';
   if (!target) {
-    call.notices.push(`The tab stopped responding (a script of its page never ended) and was replaced by a new empty tab: ${lost} There was no page to go ${action} to.`);
+    const page = await call.session.tabs.replace(call.page);
+    call.notices.push(
+      `The tab stopped responding (a script of its page never ended) and was replaced by a new empty tab: the old page and its history are gone; cookies and logins were kept. There was no page to go ${action} to.`,
+    );
     return { moved: false, url: page.url(), navigated: true };
   }
   const what = action === 'reload' ? 'its page was loaded again' : `the page ${action === 'back' ? 'before' : 'after'} it was opened`;
-  call.notices.push(`The tab stopped responding (a script of its page never ended), so ${what} in a new tab in its place: ${lost}`);
-  const opened: Pick<Effects, 'loading' | 'dialogs' | 'downloads'> & { url: string; snapshot: string } = await openPage(target, undefined, { ...call, page });
+  const opened: Pick<Effects, 'loading' | 'dialogs' | 'downloads'> & { url: string; snapshot: string } = await openInPlaceOfHungTab(target, undefined, call, what);
   const { url, snapshot, loading, dialogs, downloads } = opened;
   return { moved: true, url, navigated: true, snapshot, ...(loading ? { loading } : {}), ...(dialogs ? { dialogs } : {}), ...(downloads ? { downloads } : {}) };
 }

@@ -106,8 +106,18 @@ function blockedNavigation(url: string, blocked: string[], config: Pick<Resolved
   });
 }
 
+/**
+ * Opens `target` in a new tab in place of `call.page`, whose page keeps its renderer busy (a script that never
+ * ends), and says so: `what` happened "in a new tab in its place". Cookies and logins are kept.
+ */
+export async function openInPlaceOfHungTab(target: string, waitUntil: WaitUntil | undefined, call: CallContext, what: string) {
+  const page = await call.session.tabs.replace(call.page);
+  call.notices.push(`The tab stopped responding (a script of its page never ended), so ${what} in a new tab in its place: the old page and its history are gone; cookies and logins were kept.`);
+  return openPage(target, waitUntil, { ...call, page });
+}
+
 /** Opens `target` in `call.page`: the page, a download instead, or the error that says what went wrong. */
-export async function openPage(target: string, waitUntil: WaitUntil | undefined, call: CallContext) {
+async function openPage(target: string, waitUntil: WaitUntil | undefined, call: CallContext) {
   const { page, refs, config, session, deadline } = call;
   const previousUrl = page.url();
   const events = session.tabs.eventsOf(page);
@@ -192,11 +202,7 @@ export const navigateTool = defineBrowserTool({
     } catch (error) {
       if (!(error instanceof TabHung)) throw error;
       // The page left keeps its renderer busy for good: the new page is opened in a fresh tab instead.
-      const page = await call.session.tabs.replace(call.page);
-      call.notices.push(
-        'The tab stopped responding (a script of its page never ended), so this page was opened in a new tab in its place: the old page and its back history are gone; cookies and logins were kept.',
-      );
-      return await openPage(target, waitUntil, { ...call, page });
+      return await openInPlaceOfHungTab(target, waitUntil, call, 'this page was opened');
     }
   },
 });

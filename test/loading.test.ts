@@ -63,6 +63,23 @@ describe('navigate returns when the page is usable', () => {
     expect(env.server.events.filter((event) => event === `loaded=${key}`)).toHaveLength(1);
   });
 
+  it('two scripts that never answer, the second reached only once the first is refused: the page is built without both', async () => {
+    const result = await call(env.browser, 'browser_navigate', { url: env.server.url('/stuck-scripts-in-turn') });
+    expect(result.ok, JSON.stringify(result.error)).toBe(true);
+    expect(result.snapshot).toMatch(/^# After the scripts$/m);
+    expect(result.loading).toMatch(/^refused 2 requests \(127\.0\.0\.1:\d+\) that did not answer in 3 s$/);
+  });
+
+  it("style sheets that never answer and hold all of their server's connections: only they are refused, and the script waiting behind them runs", async () => {
+    const result = await call(env.browser, 'browser_navigate', { url: env.server.url('/stuck-sheets-full-server') });
+    expect(result.ok, JSON.stringify(result.error)).toBe(true);
+    expect(result.title).toBe('Ran');
+    expect(result.loading).toMatch(/^refused 6 requests \(127\.0\.0\.1:\d+\) that did not answer in 3 s$/);
+    const click = await call(env.browser, 'browser_click', { ref: refOf(result.snapshot, 'button', 'Buy') });
+    expect(click.ok, JSON.stringify(click.error)).toBe(true);
+    expect(click.changes).toContain('button "Bought"');
+  });
+
   it('a frame of another site whose head style sheet never answers is made to render without it, and its button clicks', async () => {
     // The default action time (10 s), which outlasts the settle cap (3 s) after which the sheet is given up on.
     const browser = createTestToolset({ timeout: 10_000 });

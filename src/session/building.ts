@@ -5,9 +5,9 @@
  * after the page is parsed (Chromium paints nothing until it arrives, so no click, hover or screenshot can act
  * on the page; its snapshot still reads). Either is given up on after the cap, as an ad blocker would: a style
  * sheet is taken out of the document (unstick.ts), and for a script the page is loaded again without it
- * (DECISIONS 77, 79, 84).
+ * (DECISIONS 77, 79, 84, 85).
  */
-import type { Page, Request } from 'playwright-core';
+import type { CDPSession, Page, Request } from 'playwright-core';
 import { warmCapture } from '../snapshot/warmUp.js';
 import { sleep, type Deadline } from './deadline.js';
 import { stopLoading } from './unstick.js';
@@ -78,26 +78,48 @@ function blocking(traffic: Traffic): Request[] {
 /**
  * Of those, the ones given up on: unanswered for `giveUpMs` (the settle cap). A slow server's script or style
  * sheet (an answer after a second or two) is waited for: loading the page without it would show it broken, or
- * unstyled, to save a second.
+ * unstyled, to save a second. One the browser has not sent yet is waiting on the browser (behind six requests
+ * a server holds, or behind the page's head style sheets), not on its server, and goes out once those are given
+ * up on; only when none of them went out (a server that takes no connection) are they all given up on.
  */
 export function blockingStuck(traffic: Traffic, giveUpMs: number): Request[] {
-  return blocking(traffic).filter((request) => traffic.pendingFor(request) >= giveUpMs);
+  const overdue = blocking(traffic).filter((request) => traffic.pendingFor(request) >= giveUpMs);
+  const sent = overdue.filter((request) => !traffic.notSent(request));
+  return sent.length ? sent : overdue;
 }
 
-/** Loads the page again with `urls` refused at once (CDP Network.setBlockedURLs on a session of its own). */
-export async function reloadRefusing(page: Page, urls: string[], deadline: Deadline): Promise<void> {
-  try {
-    const cdp = await page.context().newCDPSession(page);
+/**
+ * Loads the page again with the requests given up on refused at once, as an ad blocker would (CDP
+ * Network.setBlockedURLs). The refusal holds for as long as its CDP session is open: until `end()`, when the
+ * load policy is done with the page, so that each further load refuses everything given up on so far.
+ */
+export class Refusals {
+  private cdp: CDPSession | undefined;
+  private readonly urls = new Set<string>();
+  reloads = 0;
+
+  /** Refuses `urls` too and loads the page again; returns once the new document has begun (it is then settled like the first). */
+  async reload(page: Page, urls: string[], deadline: Deadline): Promise<void> {
+    for (const url of urls) this.urls.add(url);
+    this.reloads++;
     try {
-      await cdp.send('Network.enable');
-      await cdp.send('Network.setBlockedURLs', { urls });
+      if (!this.cdp) {
+        this.cdp = await page.context().newCDPSession(page);
+        await this.cdp.send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0 });
+      }
+      await this.cdp.send('Network.setBlockedURLs', { urls: [...this.urls] });
+      // The requests of the load being left are ended first: one that never answers holds a connection the
+      // new load may need (six of them, every connection to an HTTP/1.1 server).
+      await this.cdp.send('Page.stopLoading');
       await page.reload({ waitUntil: 'commit', timeout: deadline.forStep() });
-      await page.waitForLoadState('domcontentloaded', { timeout: deadline.forStep() }).catch(() => {});
-    } finally {
-      await cdp.detach().catch(() => {});
+    } catch {
+      await stopLoading(page); // no further load: keep what the last one built
     }
-  } catch {
-    await stopLoading(page); // no second load: keep what the first one built
+  }
+
+  end(): void {
+    void this.cdp?.detach().catch(() => {});
+    this.cdp = undefined;
   }
 }
 

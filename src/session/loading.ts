@@ -11,7 +11,7 @@ import { frameInView } from '../snapshot/frameInView.js';
 import { holdIfLooping, markHeld, type Loop } from '../snapshot/navigating.js';
 import { stage, stageSync } from '../stages.js';
 import { sleep, type Deadline } from './deadline.js';
-import { blockingStuck, builtOrBlocked, reloadRefusing, warmUpWhileWaiting } from './building.js';
+import { blockingStuck, builtOrBlocked, Refusals, warmUpWhileWaiting } from './building.js';
 import { hostOf } from './sites.js';
 import { removeSheetLinks, stopLoading } from './unstick.js';
 import type { Traffic } from './traffic.js';
@@ -71,33 +71,45 @@ export async function settle<T = never>(page: Page, traffic: Traffic, deadline: 
 }
 
 async function settleUnlessLooping<T>(page: Page, traffic: Traffic, deadline: Deadline, policy: SettlePolicy, loop: Loop, early?: EarlySnapshot<T>): Promise<Settled<T>> {
-  let refused: string | undefined;
+  // Refused requests stay refused until the page has settled: a reload refuses everything given up on before it.
+  const refusals = new Refusals();
+  try {
+    return await settleRefusing(page, traffic, deadline, policy, loop, refusals, early);
+  } finally {
+    refusals.end();
+  }
+}
+
+async function settleRefusing<T>(page: Page, traffic: Traffic, deadline: Deadline, policy: SettlePolicy, loop: Loop, refusals: Refusals, early?: EarlySnapshot<T>): Promise<Settled<T>> {
   // A script or style sheet the parser or rendering waits on is given up on after the cap, or half the call's
   // time if less: a style sheet is taken out of the page; for a script the page is loaded again without it, in
-  // the time left (building.ts).
+  // the time left (building.ts). The page loaded again may be held by another one it had not reached before.
   const giveUpMs = Math.min(policy.maxMs, deadline.forStep() / 2);
   const warmUp = early ? warmUpWhileWaiting(page, traffic) : undefined;
-  let reloaded = false;
+  const givenUp = new Map<string, Request>();
   for (;;) {
     const outcome = await stage('load: until parsed', () => builtOrBlocked(page, traffic, deadline, policy.quietMs, giveUpMs, loop.stopped)).finally(() => warmUp?.stop());
     if (page.isClosed()) return { parsed: true };
     if (outcome === 'late') return { parsed: false, loading: describeLoading(traffic, 'its document is still arriving') };
     if (outcome === 'built') break;
     const stuck = blockingStuck(traffic, giveUpMs);
-    refused = describeRequests(stuck);
-    // Style sheets alone: taken out of the document, which then renders (and its parser goes on) without a second load.
-    if (stuck.length && stuck.every((request) => request.resourceType() === 'stylesheet' && request.frame() === page.mainFrame()) && (await removeSheetLinks(page.mainFrame(), stuck))) {
+    for (const request of stuck) givenUp.set(request.url(), request);
+    // Style sheets alone: taken out of the document, which then renders (and its parser goes on) without a second
+    // load. Not when other requests to their server wait for a connection they hold: taking a <link> out does
+    // not end its request, so those would go on waiting behind it.
+    const sheetsAlone = stuck.every((request) => request.resourceType() === 'stylesheet' && request.frame() === page.mainFrame() && !traffic.connectionsFull(request.url()));
+    if (stuck.length && sheetsAlone && (await removeSheetLinks(page.mainFrame(), stuck))) {
       traffic.giveUp(stuck);
       continue;
     }
-    if (!reloaded && traffic.documentMethod() === 'GET' && !loop.held()) {
-      reloaded = true;
-      await reloadRefusing(page, stuck.map((request) => request.url()), deadline);
+    if ((refusals.reloads === 0 || (refusals.reloads < MAX_RELOADS && deadline.forStep() > 2 * giveUpMs)) && traffic.documentMethod() === 'GET' && !loop.held()) {
+      await stage('load: again, refusing', () => refusals.reload(page, [...givenUp.keys()], deadline));
       continue;
     }
     await stopLoading(page);
     break;
   }
+  const refused = describeRequests([...givenUp.values()]);
 
   // The snapshot cannot begin yet: build its helpers while the page waits.
   if (warmUp && !mayTakeEarly(traffic, policy, 0)) warmUp.now();
@@ -160,6 +172,9 @@ export async function settleAction(traffic: Traffic, since: number, deadline: De
     while (Date.now() < capEnds && !networkSettled(traffic, policy, traffic.awaitedInFlightSince(since))) await sleep(10);
   });
 }
+
+/** Loads of the page, each refusing what was given up on before it: a page may hold its parser on more than one request that never answers. */
+const MAX_RELOADS = 3;
 
 /**
  * Early snapshots tried per load: the first may begin while the page's scripts are still arriving; one dropped

@@ -3,7 +3,7 @@
  * ended, and which of them the page is waited for. One `Traffic` per tab, held by its `PageEvents`.
  */
 import type { Frame, Page, Request } from 'playwright-core';
-import { Initiators } from './initiators.js';
+import { ChromiumNetwork, CONNECTIONS_PER_SERVER } from './chromiumNetwork.js';
 import { Questions } from './polls.js';
 import { readMarkup, type MarkupReading } from './markup.js';
 import { hostOf, originOf, siteOfUrl } from './sites.js';
@@ -22,8 +22,6 @@ function isEventStream(request: Request, contentType = ''): boolean {
   return request.resourceType() === 'eventsource' || /^\s*text\/event-stream\b/i.test(contentType);
 }
 
-/** Chromium's limit of open HTTP/1.1 connections to one server (scheme, host and port), per browser profile. */
-const CONNECTIONS_PER_SERVER = 6;
 
 export class Traffic {
   private readonly inflight = new Set<Request>();
@@ -55,11 +53,11 @@ export class Traffic {
   /** What the tab's document has asked for data since it loaded or since the last action (`isPoll`). */
   private readonly questions = new Questions();
 
-  /** Which scripts made the tab's data requests (`isNotWaitedFor`). */
-  private readonly initiators: Initiators;
+  /** Which scripts made the tab's data requests (`isNotWaitedFor`), and which requests went out (`notSent`). */
+  private readonly network: ChromiumNetwork;
 
   constructor(private readonly page: Page) {
-    this.initiators = new Initiators(page, (url) => this.sortInFlight((request) => request.url() === url));
+    this.network = new ChromiumNetwork(page, (url) => this.sortInFlight((request) => request.url() === url));
     page.on('request', (request) => {
       // blob:, data: and the like come from the tab itself: nothing to wait for, and Playwright may never end them.
       if (!request.isNavigationRequest() && !/^https?:/i.test(request.url())) return;
@@ -106,6 +104,24 @@ export class Traffic {
   /** Milliseconds since `request` was sent. */
   pendingFor(request: Request): number {
     return Date.now() - (this.startedAt.get(request) ?? Date.now());
+  }
+
+  /** Resolves once what Chromium's network stack says about the tab's requests is heard (`ChromiumNetwork.ready`). */
+  listening(): Promise<void> {
+    return this.network.ready;
+  }
+
+  /**
+   * True when the browser holds `request` back rather than a server not answering it: it has not gone out yet
+   * (chromiumNetwork.ts). False when it went out or that is not known.
+   */
+  notSent(request: Request): boolean {
+    return this.network.notSent(request.url());
+  }
+
+  /** True when this tab's requests to the server `url` is on wait for a connection (chromiumNetwork.ts). */
+  connectionsFull(url: string): boolean {
+    return this.network.connectionsFull(url);
   }
 
   /** Requests of this tab still waiting for their answer (a redirected one is followed by its next hop). */
@@ -302,7 +318,7 @@ export class Traffic {
       if (type === 'stylesheet') return this.markup.offScreenSheets.has(request.url());
       if (type === 'script') return this.othersCode(request.url());
       // A data request is the code's that made it: an analytics script's collect call is not waited for either.
-      const scripts = type === 'xhr' || type === 'fetch' ? this.initiators.scriptsOf(request.url()) : undefined;
+      const scripts = type === 'xhr' || type === 'fetch' ? this.network.scriptsOf(request.url()) : undefined;
       return !!scripts?.length && scripts.every((url) => this.othersCode(url));
     }
     const frameSite = siteOfUrl(frame.url()); // none for about:blank or srcdoc: such a frame is the page's own

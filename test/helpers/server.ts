@@ -91,6 +91,17 @@ const MISBEHAVING: Record<string, (url: URL, res: ServerResponse) => void | Prom
       'Stuck style',
       `<img src="/event?loaded=${encodeURIComponent(url.searchParams.get('key') ?? '')}" alt=""><link rel="stylesheet" href="/never"><script>document.title = 'Ran'</script><h1>After the script</h1><button onclick="this.textContent = 'Bought'">Buy</button>`,
     ),
+  // Two scripts that never answer, the second written by the first's neighbour: the parser reaches it only once the first is refused.
+  '/stuck-scripts-in-turn': (_, res) =>
+    page(res, 'Stuck scripts', `<h1>Before the scripts</h1><script src="/never?first"></script><script>document.write('<script src="/never?second"><\\/script>')</script><h1>After the scripts</h1><button>Buy</button>`),
+  // Six head style sheets that never answer hold every HTTP/1.1 connection Chromium opens to this server; the
+  // script the parser then waits on, from the same server, answers at once but is held back behind them.
+  '/stuck-sheets-full-server': (_, res) =>
+    page(
+      res,
+      'Stuck sheets',
+      `${[1, 2, 3, 4, 5, 6].map((n) => `<link rel="stylesheet" href="/never?sheet=${n}">`).join('')}<script src="/slow-asset.js?ms=0&what=title"></script><h1>After the script</h1><button onclick="this.textContent = 'Bought'">Buy</button>`,
+    ),
   '/stuck-tracker': (_, res) => page(res, 'Stuck tracker', '<h1>Stuck tracker</h1><script async src="/never"></script><button>Subscribe</button>'),
   // While a script that never arrives holds the load, a timer fills in the field and focuses it, or makes a text
   // clickable (?what=handler): no element changes, only state.
@@ -179,6 +190,7 @@ const MISBEHAVING: Record<string, (url: URL, res: ServerResponse) => void | Prom
       // A tag manager's way: more scripts and a preload hint, none of which shows anything.
       tags: `document.head.append(Object.assign(document.createElement('link'), { rel: 'preload', as: 'script', href: '/slow-asset.js?ms=100' }), Object.assign(document.createElement('script'), { src: '/slow-asset.js?ms=100' }), Object.assign(document.createElement('script'), { textContent: 'window.tagged = true' }))`,
       restyle: `document.head.append(Object.assign(document.createElement('style'), { textContent: 'button { display: none }' }))`,
+      title: `document.title = 'Ran'`,
     };
     const body = bodies[url.searchParams.get('what') ?? ''] ?? 'window.tracked = true';
     res.writeHead(200, { 'content-type': 'text/javascript' }).end(body);

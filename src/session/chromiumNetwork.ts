@@ -1,0 +1,130 @@
+/**
+ * What Chromium's network stack knows about a tab's requests and Playwright does not say, from a CDP session of
+ * the tab's own:
+ * - who made a data request: the scripts on the call stack when the page called `fetch` or `XMLHttpRequest`
+ *   (its initiator). The load policy treats an analytics script's collect call like the script itself: other
+ *   sites' code is not waited for (traffic.ts; DECISIONS 60, 66). Asked only about the main document's requests
+ *   (a frame's are sorted by whose frame it is).
+ * - whether a request has gone out to its server yet. The browser holds some back: a seventh request to an
+ *   HTTP/1.1 server already holding six, or a page's later requests while its head style sheets are out. Such a
+ *   request is waiting on the browser, not on a server that does not answer, and is not the one to give up on
+ *   (building.ts; DECISIONS 85).
+ * Both are keyed by URL: the latest request to a URL is the one known.
+ */
+import type { Page } from 'playwright-core';
+import { originOf } from './sites.js';
+
+interface StackTrace {
+  callFrames: Array<{ url: string }>;
+  parent?: StackTrace;
+}
+
+interface RequestWillBeSent {
+  requestId: string;
+  request: { url: string };
+  type?: string;
+  initiator: { type: string; stack?: StackTrace };
+}
+
+/** Chromium's limit of open HTTP/1.1 connections to one server (scheme, host and port), per browser profile. */
+export const CONNECTIONS_PER_SERVER = 6;
+
+/** How many data requests' initiators, and how many unanswered requests, are kept: the most recent ones. */
+const KEPT = 500;
+
+export class ChromiumNetwork {
+  /** URL of a data request -> the script URLs on its stack, newest requests last. */
+  private readonly scripts = new Map<string, string[]>();
+  /** Requests without an answer yet, by CDP request id: their URL (once known) and whether they went out. */
+  private readonly unanswered = new Map<string, { url?: string; sent: boolean }>();
+  private attached = false;
+  /**
+   * Resolves once the session listens. A load begun before that may be told of in part only: Chromium tells a
+   * session that is still being set up when the tab's first page loads of a request going out, not of the request.
+   */
+  readonly ready: Promise<void>;
+
+  /** `onLearned` hears the URL of each data request whose initiator became known, to sort it if it is already in flight. */
+  constructor(page: Page, onLearned: (url: string) => void) {
+    this.ready = this.attach(page, onLearned);
+  }
+
+  /**
+   * The scripts on the stack that made a data request to `url` (the latest such request), or undefined when
+   * that is not known: no stack (the browser itself, a form), or no CDP session (another browser engine).
+   */
+  scriptsOf(url: string): string[] | undefined {
+    return this.scripts.get(url);
+  }
+
+  /**
+   * True when the browser has the latest request to `url` but has not sent it to the server: it waits for a
+   * connection or for the page's more urgent requests. False when it went out, was answered, or is not known.
+   */
+  notSent(url: string): boolean {
+    if (!this.attached) return false;
+    let latest: { sent: boolean } | undefined;
+    for (const entry of this.unanswered.values()) if (entry.url === url) latest = entry;
+    return latest !== undefined && !latest.sent;
+  }
+
+  /**
+   * True when requests to the server `url` is on wait for a connection: as many went out unanswered as Chromium
+   * opens to one HTTP/1.1 server, and at least one more is held back behind them.
+   */
+  connectionsFull(url: string): boolean {
+    const origin = originOf(url);
+    let sent = 0;
+    let held = false;
+    for (const entry of this.unanswered.values()) {
+      if (!entry.url || originOf(entry.url) !== origin) continue;
+      if (entry.sent) sent++;
+      else held = true;
+    }
+    return held && sent >= CONNECTIONS_PER_SERVER;
+  }
+
+  private async attach(page: Page, onLearned: (url: string) => void): Promise<void> {
+    // The two events of a request come in either order: an entry is made by whichever is first.
+    const entry = (id: string) => {
+      let found = this.unanswered.get(id);
+      if (!found) {
+        this.unanswered.set(id, (found = { sent: false }));
+        if (this.unanswered.size > KEPT) this.unanswered.delete(this.unanswered.keys().next().value!);
+      }
+      return found;
+    };
+    try {
+      const session = await page.context().newCDPSession(page);
+      session.on('Network.requestWillBeSent', (event: RequestWillBeSent) => {
+        entry(event.requestId).url = event.request.url;
+        if (event.type !== 'XHR' && event.type !== 'Fetch') return;
+        const urls = stackScripts(event.initiator.stack);
+        if (!urls.length) return;
+        this.scripts.delete(event.request.url);
+        this.scripts.set(event.request.url, urls);
+        if (this.scripts.size > KEPT) this.scripts.delete(this.scripts.keys().next().value!);
+        onLearned(event.request.url);
+      });
+      // The headers as they go out: the request has left the browser for its server.
+      session.on('Network.requestWillBeSentExtraInfo', (event: { requestId: string }) => void (entry(event.requestId).sent = true));
+      const answered = (event: { requestId: string }) => void this.unanswered.delete(event.requestId);
+      session.on('Network.responseReceived', answered);
+      session.on('Network.loadingFinished', answered);
+      session.on('Network.loadingFailed', answered);
+      // Only what the events need: no request bodies kept for this session.
+      await session.send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0 });
+      this.attached = true;
+      page.once('close', () => void session.detach().catch(() => {}));
+    } catch {
+      // Not Chromium, or the tab is already gone: every data request stays waited for, every request counts as sent.
+    }
+  }
+}
+
+/** The distinct script URLs on a stack and the stacks it was called from (async parents, when Chromium gives them). */
+function stackScripts(stack: StackTrace | undefined): string[] {
+  const urls = new Set<string>();
+  for (let part = stack; part; part = part.parent) for (const frame of part.callFrames) urls.add(frame.url);
+  return [...urls];
+}

@@ -6,6 +6,7 @@
  *   npm run bench:network -- --limit 5                  the first 5 pages
  *   npm run bench:network -- --pages cnet.html,msn.html
  *   npm run bench:network -- --seed s2 --stuck 0.05     another draw of latencies, 5% of URLs stuck
+ *   npm run bench:network -- --latency 300,1.0,3000     a slower internet: median ms, sigma, cut-off ms
  *   npm run bench:network -- --systems ours             only some systems (ours, mastra-agent-browser, playwright-mcp)
  *   npm run bench:network -- --cap 65000 --no-write     per-call cap (ms); print only
  *
@@ -22,7 +23,7 @@ import { parseArgs } from 'node:util';
 import { CORPUS_DIR, FIXTURES_DIR } from '../test/helpers/server.js';
 import { createNetworkSystems, short, type NavigateOutcome, type NetworkSystem } from './network/systems.js';
 import { renderConsole, renderMarkdown, type NetworkResults, type PageRun, type SystemRun } from './network/report.js';
-import { DEFAULT_LATENCY, DEFAULT_SEED, startStandIn, type StandIn, type ThirdPartyRequest } from './network/standIn.js';
+import { DEFAULT_LATENCY, DEFAULT_SEED, startStandIn, type LatencyModel, type StandIn, type ThirdPartyRequest } from './network/standIn.js';
 import { CHROMIUM } from './systems.js';
 import { describeSource, packageVersion } from './provenance.js';
 
@@ -43,6 +44,7 @@ interface Options {
   pages: string[];
   seed: string;
   stuckShare: number;
+  latency: LatencyModel;
   capMs: number;
   systems?: string[];
   write: boolean;
@@ -55,6 +57,7 @@ function parseOptions(): Options {
       pages: { type: 'string' },
       seed: { type: 'string', default: DEFAULT_SEED },
       stuck: { type: 'string', default: String(DEFAULT_STUCK) },
+      latency: { type: 'string' },
       cap: { type: 'string', default: String(DEFAULT_CAP_MS) },
       systems: { type: 'string' },
       'no-write': { type: 'boolean', default: false },
@@ -72,8 +75,11 @@ function parseOptions(): Options {
   if (values.limit) pages = pages.slice(0, Number(values.limit));
   const stuckShare = Number(values.stuck);
   if (!(stuckShare >= 0 && stuckShare <= 1)) throw new Error(`--stuck is a share between 0 and 1, not ${values.stuck}`);
+  const [medianMs, sigma, maxMs] = (values.latency ?? '').split(',').map(Number);
+  const latency = values.latency ? { medianMs: medianMs!, sigma: sigma!, maxMs: maxMs! } : DEFAULT_LATENCY;
+  if (![latency.medianMs, latency.sigma, latency.maxMs].every((n) => n >= 0)) throw new Error(`--latency is median ms, sigma, cut-off ms, not ${values.latency}`);
   const systems = values.systems?.split(',').map((s) => s.trim()).filter(Boolean);
-  return { pages, seed: values.seed!, stuckShare, capMs: Number(values.cap), systems, write: !values['no-write'] };
+  return { pages, seed: values.seed!, stuckShare, latency, capMs: Number(values.cap), systems, write: !values['no-write'] };
 }
 
 /** The corpus under /corpus/ and the fixtures under /fixtures/, as test/helpers/server.ts serves them. */
@@ -204,7 +210,7 @@ async function main(): Promise<void> {
   const systems = options.systems ? all.filter((s) => options.systems!.includes(s.id)) : all;
   const runners: Runner[] = [];
   for (const system of systems) {
-    const standIn = await startStandIn({ seed: options.seed, stuckShare: options.stuckShare, latency: DEFAULT_LATENCY, local: servePages });
+    const standIn = await startStandIn({ seed: options.seed, stuckShare: options.stuckShare, latency: options.latency, local: servePages });
     runners.push(new Runner(system, standIn, options.capMs));
   }
   const closeAll = async () => {
@@ -237,7 +243,7 @@ async function main(): Promise<void> {
         'playwright-core (@playwright/mcp)': packageVersion('playwright-core', join(ROOT, 'node_modules/@playwright/mcp')),
       },
       systems: systems.map((s) => ({ id: s.id, description: s.description })),
-      standIn: { seed: options.seed, stuckShare: options.stuckShare, latency: DEFAULT_LATENCY, capMs: options.capMs, pages: options.pages.length },
+      standIn: { seed: options.seed, stuckShare: options.stuckShare, latency: options.latency, capMs: options.capMs, pages: options.pages.length },
       notes: [],
     },
     pages: [],

@@ -64,6 +64,8 @@ export interface Loop {
   readonly stopped: Promise<void>;
   /** Resolves once the held page's document is parsed, or stopped by a refusal, or after `ms`. */
   parsedOrStopped(ms: number): Promise<void>;
+  /** The tab's next document is loaded by us (the load policy loading the page again): not a visit of the page's. */
+  ownLoad(): void;
   /** Stops watching and lets the page navigate again. */
   release(): Promise<void>;
 }
@@ -85,15 +87,18 @@ export function holdIfLooping(page: Page): Loop {
   visit('GET', page.url());
   let holding: Promise<() => Promise<void>> | undefined;
   let onRefused = () => {};
+  let ownLoads = 0;
   const stopped = new Promise<void>((resolve) => (onRefused = resolve));
   const onRequest = (request: Request) => {
     // A redirect's next hop is the same visit: a form posted to its own address and sent back there is no loop.
     if (holding || !request.isNavigationRequest() || request.redirectedFrom() || !isMainFrame(page, request)) return;
+    if (ownLoads > 0) return void ownLoads--;
     if (visit(request.method(), request.url()) >= LOOP_VISITS) holding = holdDocument(page, onRefused);
   };
   page.on('request', onRequest);
   return {
     held: () => holding !== undefined,
+    ownLoad: () => void ownLoads++,
     stopped,
     parsedOrStopped: (ms) => Promise.race([page.waitForLoadState('domcontentloaded', { timeout: ms }).catch(() => {}), stopped]),
     release: async () => {

@@ -91,9 +91,12 @@ const MISBEHAVING: Record<string, (url: URL, res: ServerResponse) => void | Prom
       'Stuck style',
       `<img src="/event?loaded=${encodeURIComponent(url.searchParams.get('key') ?? '')}" alt=""><link rel="stylesheet" href="/never"><script>document.title = 'Ran'</script><h1>After the script</h1><button onclick="this.textContent = 'Bought'">Buy</button>`,
     ),
-  // Two scripts that never answer, the second written by the first's neighbour: the parser reaches it only once the first is refused.
-  '/stuck-scripts-in-turn': (_, res) =>
-    page(res, 'Stuck scripts', `<h1>Before the scripts</h1><script src="/never?first"></script><script>document.write('<script src="/never?second"><\\/script>')</script><h1>After the scripts</h1><button>Buy</button>`),
+  // Scripts that never answer (?n=, 2 by default), each written by a script after the one before: the parser reaches
+  // each only once the one before it is refused.
+  '/stuck-scripts-in-turn': (url, res) => {
+    const scripts = Array.from({ length: Number(url.searchParams.get('n') ?? 2) }, (_, i) => `<script>document.write('<script src="/never?script=${i + 1}"><\\/script>')</script>`);
+    page(res, 'Stuck scripts', `<h1>Before the scripts</h1>${scripts.join('')}<h1>After the scripts</h1><button>Buy</button>`);
+  },
   // Six head style sheets that never answer hold every HTTP/1.1 connection Chromium opens to this server; the
   // script the parser then waits on, from the same server, answers at once but is held back behind them.
   '/stuck-sheets-full-server': (_, res) =>

@@ -152,9 +152,11 @@ export class Refusals {
     }
   }
 
-  end(): void {
-    void this.cdp?.detach().catch(() => {});
+  /** Ends the refusal. Awaited: a refusal still held when the tab's next load begins would refuse its requests too. */
+  async end(): Promise<void> {
+    const cdp = this.cdp;
     this.cdp = undefined;
+    await cdp?.detach().catch(() => {});
   }
 }
 

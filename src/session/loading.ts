@@ -76,7 +76,7 @@ async function settleUnlessLooping<T>(page: Page, traffic: Traffic, deadline: De
   try {
     return await settleRefusing(page, traffic, deadline, policy, loop, refusals, early);
   } finally {
-    refusals.end();
+    await refusals.end();
   }
 }
 

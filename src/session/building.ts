@@ -28,17 +28,17 @@ export async function builtOrBlocked(
   traffic: Traffic,
   deadline: Deadline,
   quietMs: number,
-  giveUp: GiveUpClock,
+  giveUpMs: number,
   stopped: Promise<void>,
 ): Promise<'built' | 'blocked' | 'late'> {
   let waiting = true;
   const parsed = page.waitForLoadState('domcontentloaded', { timeout: deadline.forStep() }).then(
-    () => rendersOrBlocked(page, traffic, giveUp, () => waiting),
+    () => rendersOrBlocked(page, traffic, giveUpMs, () => waiting),
     () => 'late' as const,
   );
   const blocked = (async () => {
     while (waiting) {
-      if (traffic.documentArrived() && parserHeld(traffic, quietMs, giveUp)) return 'blocked' as const;
+      if (traffic.documentArrived() && parserHeld(traffic, quietMs, giveUpMs)) return 'blocked' as const;
       await sleep(50);
     }
     return 'late' as const;
@@ -48,21 +48,21 @@ export async function builtOrBlocked(
   return outcome;
 }
 
-function parserHeld(traffic: Traffic, quietMs: number, giveUp: GiveUpClock): boolean {
-  const stuck = blockingStuck(traffic, giveUp);
+function parserHeld(traffic: Traffic, quietMs: number, giveUpMs: number): boolean {
+  const stuck = blockingStuck(traffic, giveUpMs);
   if (!stuck.length) return false;
   if (traffic.networkQuietFor() >= quietMs) return true;
   const out = blocking(traffic).filter((request) => !traffic.notSent(request));
-  return out.every((request) => traffic.pendingFor(request) >= giveUp.after(request)) || stuck.some((request) => traffic.pendingFor(request) >= 2 * giveUp.after(request));
+  return out.every((request) => traffic.pendingFor(request) >= giveUpMs) || stuck.some((request) => traffic.pendingFor(request) >= 2 * giveUpMs);
 }
 
 /**
  * After DOMContentLoaded: 'built' once the page runs an animation frame (it renders) or no style sheet of its
- * own document is on its way; 'blocked' when it does not render and one has gone unanswered past `giveUp`.
+ * own document is on its way; 'blocked' when it does not render and one has gone unanswered for `giveUpMs`.
  * A sheet on its way that does not hold rendering back (added by script, or switched on when it arrives)
  * lets the frame run at once, and is left to the quiet window.
  */
-async function rendersOrBlocked(page: Page, traffic: Traffic, giveUp: GiveUpClock, waiting: () => boolean): Promise<'built' | 'blocked'> {
+async function rendersOrBlocked(page: Page, traffic: Traffic, giveUpMs: number, waiting: () => boolean): Promise<'built' | 'blocked'> {
   const sheets = () => traffic.pendingRequests().filter((request) => request.resourceType() === 'stylesheet' && request.frame() === page.mainFrame());
   if (!sheets().length) return 'built';
   let rendered = false;
@@ -74,7 +74,7 @@ async function rendersOrBlocked(page: Page, traffic: Traffic, giveUp: GiveUpCloc
   while (waiting() && !rendered) {
     const pending = sheets();
     if (!pending.length) return 'built';
-    if (pending.some((request) => traffic.pendingFor(request) >= giveUp.after(request))) return 'blocked';
+    if (pending.some((request) => traffic.pendingFor(request) >= giveUpMs)) return 'blocked';
     await Promise.race([frame, sleep(20)]);
   }
   return 'built';
@@ -86,39 +86,14 @@ function blocking(traffic: Traffic): Request[] {
 }
 
 /**
- * When a script or style sheet the page waits on is given up on: once the page has waited the cap for it (`ms`).
- * A slow server's answer (a second or two) is waited for: loading the page without it would show it broken, or
- * unstyled, to save a second. Time the browser held the request back in an earlier load of this navigation (behind
- * requests given up on since) counts as waited; its server still gets `leastMs` once the request goes out.
- */
-export class GiveUpClock {
-  private readonly waited = new Map<string, number>();
-
-  constructor(
-    readonly ms: number,
-    private readonly leastMs: number,
-  ) {}
-
-  /** How long `request` may go unanswered in this load. */
-  after(request: Request): number {
-    return Math.max(this.leastMs, this.ms - (this.waited.get(request.url()) ?? 0));
-  }
-
-  /** Before the page is loaded again: what it waited for the requests the browser still holds back is kept. */
-  carry(traffic: Traffic): void {
-    for (const request of blocking(traffic)) {
-      if (traffic.notSent(request)) this.waited.set(request.url(), (this.waited.get(request.url()) ?? 0) + traffic.pendingFor(request));
-    }
-  }
-}
-
-/**
- * The requests given up on (`giveUp`). One the browser has not sent yet is waiting on the browser (behind six
+ * Of those, the ones given up on: unanswered for `giveUpMs` (the settle cap). A slow server's script or style
+ * sheet (an answer after a second or two) is waited for: loading the page without it would show it broken, or
+ * unstyled, to save a second. One the browser has not sent yet is waiting on the browser (behind six
  * requests a server holds, or behind the page's head style sheets), not on its server, and goes out once those
  * are given up on; only when none of them went out (a server that takes no connection) are they all given up on.
  */
-export function blockingStuck(traffic: Traffic, giveUp: GiveUpClock): Request[] {
-  const overdue = blocking(traffic).filter((request) => traffic.pendingFor(request) >= giveUp.after(request));
+export function blockingStuck(traffic: Traffic, giveUpMs: number): Request[] {
+  const overdue = blocking(traffic).filter((request) => traffic.pendingFor(request) >= giveUpMs);
   const sent = overdue.filter((request) => !traffic.notSent(request));
   return sent.length ? sent : overdue;
 }

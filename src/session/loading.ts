@@ -11,7 +11,7 @@ import { frameInView } from '../snapshot/frameInView.js';
 import { holdIfLooping, markHeld, type Loop } from '../snapshot/navigating.js';
 import { stage, stageSync } from '../stages.js';
 import { sleep, type Deadline } from './deadline.js';
-import { blockingStuck, builtOrBlocked, GiveUpClock, Refusals, warmUpWhileWaiting } from './building.js';
+import { blockingStuck, builtOrBlocked, Refusals, warmUpWhileWaiting } from './building.js';
 import { hostOf } from './sites.js';
 import { removeSheetLinks, stopLoading } from './unstick.js';
 import type { Traffic } from './traffic.js';
@@ -85,15 +85,14 @@ async function settleRefusing<T>(page: Page, traffic: Traffic, deadline: Deadlin
   // time if less: a style sheet is taken out of the page; for a script the page is loaded again without it, in
   // the time left (building.ts). The page loaded again may be held by another one it had not reached before.
   const giveUpMs = Math.min(policy.maxMs, deadline.forStep() / 2);
-  const giveUp = new GiveUpClock(giveUpMs, policy.quietMs);
   const warmUp = early ? warmUpWhileWaiting(page, traffic) : undefined;
   const givenUp = new Map<string, Request>();
   for (;;) {
-    const outcome = await stage('load: until parsed', () => builtOrBlocked(page, traffic, deadline, policy.quietMs, giveUp, loop.stopped)).finally(() => warmUp?.stop());
+    const outcome = await stage('load: until parsed', () => builtOrBlocked(page, traffic, deadline, policy.quietMs, giveUpMs, loop.stopped)).finally(() => warmUp?.stop());
     if (page.isClosed()) return { parsed: true };
     if (outcome === 'late') return { parsed: false, loading: describeLoading(traffic, 'its document is still arriving') };
     if (outcome === 'built') break;
-    const stuck = blockingStuck(traffic, giveUp);
+    const stuck = blockingStuck(traffic, giveUpMs);
     for (const request of stuck) givenUp.set(request.url(), request);
     // Style sheets alone: taken out of the document, which then renders (and its parser goes on) without a second
     // load. Not when other requests to their server wait for a connection they hold: taking a <link> out does
@@ -104,7 +103,6 @@ async function settleRefusing<T>(page: Page, traffic: Traffic, deadline: Deadlin
       continue;
     }
     if ((refusals.reloads === 0 || (refusals.reloads < MAX_RELOADS && deadline.forStep() > 2 * giveUpMs)) && traffic.documentMethod() === 'GET' && !loop.held()) {
-      giveUp.carry(traffic);
       loop.ownLoad();
       await stage('load: again, refusing', () => refusals.reload(page, [...givenUp.keys()], deadline));
       continue;

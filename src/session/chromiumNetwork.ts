@@ -12,6 +12,7 @@
  * Both are keyed by URL: the latest request to a URL is the one known.
  */
 import type { Page } from 'playwright-core';
+import { sleep } from './deadline.js';
 import { originOf } from './sites.js';
 
 interface StackTrace {
@@ -29,6 +30,9 @@ interface RequestWillBeSent {
 /** Chromium's limit of open HTTP/1.1 connections to one server (scheme, host and port), per browser profile. */
 export const CONNECTIONS_PER_SERVER = 6;
 
+/** How long `ready` waits for the session to listen (it answers in a few ms). */
+const LISTEN_MS = 1_000;
+
 /** How many data requests' initiators, and how many unanswered requests, are kept: the most recent ones. */
 const KEPT = 500;
 
@@ -39,14 +43,15 @@ export class ChromiumNetwork {
   private readonly unanswered = new Map<string, { url?: string; sent: boolean }>();
   private attached = false;
   /**
-   * Resolves once the session listens. A load begun before that may be told of in part only: Chromium tells a
-   * session that is still being set up when the tab's first page loads of a request going out, not of the request.
+   * Resolves once the session listens, or after `LISTEN_MS` (a hung tab never answers). A load begun before that
+   * may be told of in part only: Chromium tells a session that is still being set up when the tab's first page
+   * loads of a request going out, not of the request.
    */
   readonly ready: Promise<void>;
 
   /** `onLearned` hears the URL of each data request whose initiator became known, to sort it if it is already in flight. */
   constructor(page: Page, onLearned: (url: string) => void) {
-    this.ready = this.attach(page, onLearned);
+    this.ready = Promise.race([this.attach(page, onLearned), sleep(LISTEN_MS)]);
   }
 
   /**

@@ -20,9 +20,6 @@ export interface Loaded<T = never> extends Settled<T> {
   response: Response | null;
 }
 
-/** How long a load waits for the tab's CDP session to listen (it answers in a few ms; a hung tab never does). */
-const LISTEN_MS = 1_000;
-
 /**
  * Opens `url` in the tab: waits for the document to arrive (within the deadline), then for the page to be
  * usable. `waitUntil` asks for Playwright's strict waiting instead. A tab that has shown many pages of the site
@@ -44,7 +41,7 @@ export async function loadPage<T = never>(
   if (traffic.documentPending() || traffic.holdsAllConnections(url)) await stage('load: stop previous', () => stopLoading(page));
   await frameAge.renewBefore(url, deadline);
   // A new tab's first load: what Chromium says of its requests is heard from the start (a round trip, once per tab).
-  await Promise.race([traffic.listening(), sleep(LISTEN_MS)]);
+  await traffic.listening();
   for (let attempt = 0; ; attempt++) {
     const own = ownRequest(page, url);
     try {

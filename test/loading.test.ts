@@ -70,6 +70,43 @@ describe('navigate returns when the page is usable', () => {
     expect(result.loading).toMatch(new RegExp(`^refused ${n} requests \\(127\\.0\\.0\\.1:\\d+\\) that did not answer in 3 s$`));
   });
 
+  it('a script in the body that never answers, while the parser is still busy with a slow head: the page is loaded without it once it is overdue, not once the parser reaches it, and is built in time', async () => {
+    // Twelve head scripts of 0.5 s in turn: a load spends 6 s on them. Refused when the parser reached it (or
+    // twice the cap), the stuck script would leave too little of the 11 s for the second load's head.
+    const browser = createTestToolset({ navigationTimeout: 11_000 });
+    try {
+      const result = await call(browser, 'browser_navigate', { url: env.server.url('/slow-head-stuck-body?n=12&ms=500') });
+      expect(result.ok, JSON.stringify(result.error)).toBe(true);
+      expect(result.snapshot).toMatch(/^# The body$/m);
+      expect(result.loading).toMatch(/^refused 1 request \(127\.0\.0\.1:\d+\) that did not answer in 3 s$/);
+      const click = await call(browser, 'browser_click', { ref: refOf(result.snapshot, 'button', 'Buy') });
+      expect(click.ok, JSON.stringify(click.error)).toBe(true);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('a script inserted by script that never answers, while the parser is busy with a slow head: the parser does not wait on it, so the page is not loaded again; it is named as loading', async () => {
+    const result = await call(env.browser, 'browser_navigate', { url: env.server.url('/slow-head-inserted-script?n=14') });
+    expect(result.ok, JSON.stringify(result.error)).toBe(true);
+    expect(result.snapshot).toMatch(/^# The body$/m);
+    expect(result.loading).toMatch(/^1 request \(127\.0\.0\.1:\d+\)$/);
+  });
+
+  it('a script the parser waits on, held back by the browser behind six slow images to its server: its 3 s count from when it went out, so it is waited for and runs', async () => {
+    const result = await call(env.browser, 'browser_navigate', { url: env.server.url('/behind-slow-images') });
+    expect(result.ok, JSON.stringify(result.error)).toBe(true);
+    expect(result.snapshot).toContain('button "Added late"');
+    expect(result.loading ?? '').not.toMatch(/refused/);
+  });
+
+  it('a script the parser waits on, held back behind six images to its server that never answer: the images are refused, not the script, which runs', async () => {
+    const result = await call(env.browser, 'browser_navigate', { url: env.server.url('/behind-stuck-images') });
+    expect(result.ok, JSON.stringify(result.error)).toBe(true);
+    expect(result.snapshot).toContain('button "Added late"');
+    expect(result.loading).toMatch(/^refused 6 requests \(127\.0\.0\.1:\d+\) that did not answer in 3 s$/);
+  });
+
   it("style sheets that never answer and hold all of their server's connections: only they are refused, and the script waiting behind them runs", async () => {
     const result = await call(env.browser, 'browser_navigate', { url: env.server.url('/stuck-sheets-full-server') });
     expect(result.ok, JSON.stringify(result.error)).toBe(true);

@@ -21,6 +21,7 @@ const PARSER_WAITING_MS = 10;
  * up on (`blockingStuck`); or the deadline. The parser counts as held by such a request once nothing else it could
  * be waiting on is out: no request moved for the quiet window, or every script and style sheet still out has gone
  * past its time too; on a page that keeps loading other things, once the request has been out for twice its time.
+ * A script the markup has the parser run counts at once: the parser waits on it now or will when it gets there.
  * A held page whose next load was refused (`stopped`) counts as built: its document will not be parsed further.
  */
 export async function builtOrBlocked(
@@ -51,9 +52,12 @@ export async function builtOrBlocked(
 function parserHeld(traffic: Traffic, quietMs: number, giveUpMs: number): boolean {
   const stuck = blockingStuck(traffic, giveUpMs);
   if (!stuck.length) return false;
+  // A script the markup has the parser run holds the page unparsed once the parser reaches it, if it does not
+  // already: the sooner the page is loaded without it, the less of the load is spent for nothing.
+  if (stuck.some((request) => traffic.parserRuns(request) === true)) return true;
   if (traffic.networkQuietFor() >= quietMs) return true;
   const out = blocking(traffic).filter((request) => !traffic.notSent(request));
-  return out.every((request) => traffic.pendingFor(request) >= giveUpMs) || stuck.some((request) => traffic.pendingFor(request) >= 2 * giveUpMs);
+  return out.every((request) => traffic.outFor(request) >= giveUpMs) || stuck.some((request) => traffic.outFor(request) >= 2 * giveUpMs);
 }
 
 /**
@@ -74,28 +78,35 @@ async function rendersOrBlocked(page: Page, traffic: Traffic, giveUpMs: number, 
   while (waiting() && !rendered) {
     const pending = sheets();
     if (!pending.length) return 'built';
-    if (pending.some((request) => traffic.pendingFor(request) >= giveUpMs)) return 'blocked';
+    if (pending.some((request) => traffic.outFor(request) >= giveUpMs)) return 'blocked';
     await Promise.race([frame, sleep(20)]);
   }
   return 'built';
 }
 
-/** Pending requests that can hold up the parser or rendering: scripts and style sheets (an image never does). */
+/**
+ * Pending requests that can hold up the parser or rendering: scripts and style sheets (an image never does), but
+ * not a script the markup marks `async`.
+ */
 function blocking(traffic: Traffic): Request[] {
-  return traffic.pendingRequests().filter((request) => request.resourceType() === 'script' || request.resourceType() === 'stylesheet');
+  return traffic.pendingRequests().filter((request) => (request.resourceType() === 'script' && traffic.parserRuns(request) !== false) || request.resourceType() === 'stylesheet');
 }
 
 /**
- * Of those, the ones given up on: unanswered for `giveUpMs` (the settle cap). A slow server's script or style
- * sheet (an answer after a second or two) is waited for: loading the page without it would show it broken, or
- * unstyled, to save a second. One the browser has not sent yet is waiting on the browser (behind six
- * requests a server holds, or behind the page's head style sheets), not on its server, and goes out once those
- * are given up on; only when none of them went out (a server that takes no connection) are they all given up on.
+ * Of those, the ones given up on: unanswered for `giveUpMs` (the settle cap) since they went out to their server.
+ * A slow server's script or style sheet (an answer after a second or two) is waited for: loading the page without
+ * it would show it broken, or unstyled, to save a second. Time a request spent held back by the browser is not its
+ * server's and does not count. One held behind six requests to its server that do not answer (an image among
+ * them) goes out once they are given up on: they, not it, are the ones returned.
  */
 export function blockingStuck(traffic: Traffic, giveUpMs: number): Request[] {
-  const overdue = blocking(traffic).filter((request) => traffic.pendingFor(request) >= giveUpMs);
-  const sent = overdue.filter((request) => !traffic.notSent(request));
-  return sent.length ? sent : overdue;
+  const stuck = new Set<Request>();
+  for (const request of blocking(traffic)) {
+    const ahead = traffic.heldBehind(request);
+    if (!ahead && traffic.heldBack(request, giveUpMs)) continue;
+    for (const candidate of ahead ?? [request]) if (traffic.outFor(candidate) >= giveUpMs) stuck.add(candidate);
+  }
+  return [...stuck];
 }
 
 /**

@@ -5,11 +5,14 @@
  *   (its initiator). The load policy treats an analytics script's collect call like the script itself: other
  *   sites' code is not waited for (traffic.ts; DECISIONS 60, 66). Asked only about the main document's requests
  *   (a frame's are sorted by whose frame it is).
- * - whether a request has gone out to its server yet. The browser holds some back: a seventh request to an
+ * - whether and when a request went out to its server. The browser holds some back: a seventh request to an
  *   HTTP/1.1 server already holding six, or a page's later requests while its head style sheets are out. Such a
- *   request is waiting on the browser, not on a server that does not answer, and is not the one to give up on
- *   (building.ts; DECISIONS 85).
- * Both are keyed by URL: the latest request to a URL is the one known.
+ *   request is waiting on the browser, not on a server that does not answer: its time on its server is counted
+ *   from when it went out (building.ts; DECISIONS 85, 86). Chromium may tell of a request going out before it
+ *   tells of the request.
+ * - the priority the browser gave a request: a script inserted by script gets a low one, and the parser does not
+ *   wait on it (DECISIONS 86).
+ * All are keyed by URL: the latest request to a URL is the one known.
  */
 import type { Page } from 'playwright-core';
 import { sleep } from './deadline.js';
@@ -22,7 +25,7 @@ interface StackTrace {
 
 interface RequestWillBeSent {
   requestId: string;
-  request: { url: string };
+  request: { url: string; initialPriority?: string };
   type?: string;
   initiator: { type: string; stack?: StackTrace };
 }
@@ -39,8 +42,13 @@ const KEPT = 500;
 export class ChromiumNetwork {
   /** URL of a data request -> the script URLs on its stack, newest requests last. */
   private readonly scripts = new Map<string, string[]>();
-  /** Requests without an answer yet, by CDP request id: their URL (once known) and whether they went out. */
-  private readonly unanswered = new Map<string, { url?: string; sent: boolean }>();
+  /**
+   * Requests without an answer yet, by CDP request id: their URL and the priority the browser gave them (once
+   * known), and when they went out (once they did).
+   */
+  private readonly unanswered = new Map<string, { url?: string; priority?: string; sentAt?: number }>();
+  /** When the browser last sent one of the tab's requests. */
+  private lastSentAt = 0;
   private attached = false;
   /**
    * Resolves once the session listens, or after `LISTEN_MS` (a hung tab never answers). A load begun before that
@@ -67,10 +75,27 @@ export class ChromiumNetwork {
    * connection or for the page's more urgent requests. False when it went out, was answered, or is not known.
    */
   notSent(url: string): boolean {
-    if (!this.attached) return false;
-    let latest: { sent: boolean } | undefined;
-    for (const entry of this.unanswered.values()) if (entry.url === url) latest = entry;
-    return latest !== undefined && !latest.sent;
+    const latest = this.latest(url);
+    return latest !== undefined && latest.sentAt === undefined;
+  }
+
+  /** When the latest request to `url` went out to its server (a `Date.now()` time); undefined when not known. */
+  wentOutAt(url: string): number | undefined {
+    return this.latest(url)?.sentAt;
+  }
+
+  /** True when the browser sent one of the tab's requests in the last `ms`: its network is not stalled. */
+  sentWithin(ms: number): boolean {
+    return this.attached && Date.now() - this.lastSentAt < ms;
+  }
+
+  /**
+   * The priority the browser gave the latest request to `url` that has no answer yet ('VeryLow' to 'VeryHigh').
+   * A script inserted by script gets 'Low': the parser does not wait on it; one the parser or `document.write`
+   * adds gets 'Medium' or more.
+   */
+  priorityOf(url: string): string | undefined {
+    return this.latest(url)?.priority;
   }
 
   /**
@@ -83,10 +108,17 @@ export class ChromiumNetwork {
     let held = false;
     for (const entry of this.unanswered.values()) {
       if (!entry.url || originOf(entry.url) !== origin) continue;
-      if (entry.sent) sent++;
+      if (entry.sentAt !== undefined) sent++;
       else held = true;
     }
     return held && sent >= CONNECTIONS_PER_SERVER;
+  }
+
+  private latest(url: string): { priority?: string; sentAt?: number } | undefined {
+    if (!this.attached) return undefined;
+    let latest: { priority?: string; sentAt?: number } | undefined;
+    for (const entry of this.unanswered.values()) if (entry.url === url) latest = entry;
+    return latest;
   }
 
   private async attach(page: Page, onLearned: (url: string) => void): Promise<void> {
@@ -94,7 +126,7 @@ export class ChromiumNetwork {
     const entry = (id: string) => {
       let found = this.unanswered.get(id);
       if (!found) {
-        this.unanswered.set(id, (found = { sent: false }));
+        this.unanswered.set(id, (found = {}));
         if (this.unanswered.size > KEPT) this.unanswered.delete(this.unanswered.keys().next().value!);
       }
       return found;
@@ -102,7 +134,7 @@ export class ChromiumNetwork {
     try {
       const session = await page.context().newCDPSession(page);
       session.on('Network.requestWillBeSent', (event: RequestWillBeSent) => {
-        entry(event.requestId).url = event.request.url;
+        Object.assign(entry(event.requestId), { url: event.request.url, priority: event.request.initialPriority });
         if (event.type !== 'XHR' && event.type !== 'Fetch') return;
         const urls = stackScripts(event.initiator.stack);
         if (!urls.length) return;
@@ -112,7 +144,7 @@ export class ChromiumNetwork {
         onLearned(event.request.url);
       });
       // The headers as they go out: the request has left the browser for its server.
-      session.on('Network.requestWillBeSentExtraInfo', (event: { requestId: string }) => void (entry(event.requestId).sent = true));
+      session.on('Network.requestWillBeSentExtraInfo', (event: { requestId: string }) => void (entry(event.requestId).sentAt = this.lastSentAt = Date.now()));
       const answered = (event: { requestId: string }) => void this.unanswered.delete(event.requestId);
       session.on('Network.responseReceived', answered);
       session.on('Network.loadingFinished', answered);

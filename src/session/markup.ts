@@ -20,17 +20,31 @@ export interface MarkupReading {
    * a sheet late): they cannot change what the screen shows.
    */
   offScreenSheets: Set<string>;
+  /**
+   * Absolute URLs of the scripts the parser runs before the document counts as parsed: every `<script src>` without
+   * `async` (a `defer` or module script runs before DOMContentLoaded too). One that never answers holds the page
+   * unparsed for good, whether or not the parser has reached it yet.
+   */
+  parserScripts: Set<string>;
+  /** Absolute URLs of the `<script async src>`: the parser never waits on them. */
+  asyncScripts: Set<string>;
 }
 
 export function readMarkup(html: string, documentUrl: string): MarkupReading {
   const sites = new Set<string>();
   const offScreenSheets = new Set<string>();
+  const parserScripts = new Set<string>();
+  const asyncScripts = new Set<string>();
   const base = baseOf(html, documentUrl);
   for (const [, name, attributes] of html.matchAll(/<(script|link)\b([^>]*)>/gi)) {
     const isScript = name!.toLowerCase() === 'script';
     const rel = isScript ? '' : (attribute(attributes!, 'rel') ?? '');
     const waitedFor = isScript ? !hasAttribute(attributes!, 'async') : /\b(stylesheet|modulepreload)\b/i.test(rel);
     const url = attribute(attributes!, isScript ? 'src' : 'href');
+    if (isScript && url) {
+      const absolute = resolve(url, base);
+      if (absolute) (waitedFor ? parserScripts : asyncScripts).add(absolute);
+    }
     if (!waitedFor || !url) continue;
     // A relative URL is the document's own site.
     if (/^(https?:)?\/\//i.test(url)) sites.add(siteOfUrl(url.startsWith('//') ? `https:${url}` : url));
@@ -40,7 +54,7 @@ export function readMarkup(html: string, documentUrl: string): MarkupReading {
     }
   }
   sites.delete('');
-  return { sites, offScreenSheets };
+  return { sites, offScreenSheets, parserScripts, asyncScripts };
 }
 
 /**

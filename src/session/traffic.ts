@@ -101,9 +101,59 @@ export class Traffic {
     for (const request of requests) if (this.inflight.delete(request)) this.noteActivity(request);
   }
 
-  /** Milliseconds since `request` was sent. */
+  /** Milliseconds since the page asked for `request`. */
   pendingFor(request: Request): number {
     return Date.now() - (this.startedAt.get(request) ?? Date.now());
+  }
+
+  /**
+   * Milliseconds `request` has waited on its server: since it went out (chromiumNetwork.ts), or since the page
+   * asked for it when that is not known. Time spent queued behind the page's other requests is the browser's,
+   * not a sign of a server that does not answer.
+   */
+  outFor(request: Request): number {
+    const at = this.network.wentOutAt(request.url());
+    return at === undefined ? this.pendingFor(request) : Date.now() - at;
+  }
+
+  /**
+   * The requests `request` waits behind for a connection, when it is not known to have gone out and as many
+   * requests to its server as Chromium opens connections to one (HTTP/1.1) were asked for before it and are still
+   * pending: a server that does not answer them holds it back for as long. Undefined otherwise.
+   */
+  heldBehind(request: Request): Request[] | undefined {
+    const origin = originOf(request.url());
+    if (!origin || this.network.wentOutAt(request.url()) !== undefined) return undefined;
+    const since = this.startedAt.get(request) ?? 0;
+    const ahead = this.pendingRequests().filter((other) => other !== request && originOf(other.url()) === origin && (this.startedAt.get(other) ?? 0) <= since);
+    return ahead.length >= CONNECTIONS_PER_SERVER ? ahead : undefined;
+  }
+
+  /**
+   * True when the browser holds `request` back by its own choice, as it does a request below High priority (a
+   * script in the body, an image) while a page's more urgent ones load: it has not gone out, though the browser
+   * sent another in the last `ms`. Not a High priority one that has not gone out: nothing holds those back but
+   * a connection (`heldBehind`), or a server that takes none, or a name that does not resolve.
+   */
+  heldBack(request: Request, ms: number): boolean {
+    const url = request.url();
+    const priority = this.network.priorityOf(url);
+    return this.network.notSent(url) && priority !== 'High' && priority !== 'VeryHigh' && this.network.sentWithin(ms);
+  }
+
+  /**
+   * Whether the parser of the main document runs the script `request` loads before the page counts as parsed:
+   * true when its markup has it without `async` (markup.ts); false when the markup marks it `async`, or, when the
+   * markup does not name it, when the browser gave it a low priority (inserted by script: Chromium gives a
+   * parser-inserted or `document.write` script a higher one). Undefined when not known, and for other requests.
+   */
+  parserRuns(request: Request): boolean | undefined {
+    if (request.resourceType() !== 'script') return undefined;
+    const url = request.url();
+    if (this.markup?.parserScripts.has(url)) return true;
+    if (this.markup?.asyncScripts.has(url)) return false;
+    const priority = this.network.priorityOf(url);
+    return priority === 'Low' || priority === 'VeryLow' ? false : undefined;
   }
 
   /** Resolves once what Chromium's network stack says about the tab's requests is heard (`ChromiumNetwork.ready`). */

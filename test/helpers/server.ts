@@ -97,6 +97,34 @@ const MISBEHAVING: Record<string, (url: URL, res: ServerResponse) => void | Prom
     const scripts = Array.from({ length: Number(url.searchParams.get('n') ?? 2) }, (_, i) => `<script>document.write('<script src="/never?script=${i + 1}"><\\/script>')</script>`);
     page(res, 'Stuck scripts', `<h1>Before the scripts</h1>${scripts.join('')}<h1>After the scripts</h1><button>Buy</button>`);
   },
+  // The parser goes slowly through its head (?n= scripts, each written once the one before it has run, each
+  // answering after ?ms=), and a script in its body never answers.
+  '/slow-head-stuck-body': (url, res) => {
+    const ms = Number(url.searchParams.get('ms') ?? 500);
+    const head = Array.from({ length: Number(url.searchParams.get('n') ?? 12) }, (_, i) => `<script>document.write('<script src="/slow-asset.js?ms=${ms}&n=${i + 1}"><\\/script>')</script>`);
+    page(res, 'Slow head', `${head.join('')}<h1>The body</h1><script src="/never?script=body"></script><button>Buy</button>`);
+  },
+  // The same slow head, and a script that never answers, inserted by its first inline script (a widget's snippet).
+  '/slow-head-inserted-script': (url, res) => {
+    const head = Array.from({ length: Number(url.searchParams.get('n') ?? 14) }, (_, i) => `<script>document.write('<script src="/slow-asset.js?ms=500&n=${i + 1}"><\\/script>')</script>`);
+    page(res, 'Slow head', `<script>${insertScript('/never?inserted')}</script>${head.join('')}<h1>The body</h1><button>Buy</button>`);
+  },
+  // Six images that never answer hold every HTTP/1.1 connection to this server, and the script the parser then
+  // waits on, which adds a button, cannot go out.
+  '/behind-stuck-images': (_, res) =>
+    page(
+      res,
+      'Behind stuck images',
+      `<h1>Behind stuck images</h1>${[1, 2, 3, 4, 5, 6].map((n) => `<img src="/never?image=${n}" alt="">`).join('')}<script>const until = Date.now() + 200; while (Date.now() < until);</script><script>document.write('<script src="/slow-asset.js?ms=0&what=adds"><\\/script>')</script><button>Buy</button>`,
+    ),
+  // Six images that answer after 2 s hold every HTTP/1.1 connection to this server; only then does the script the
+  // parser waits on go out, to answer 1.8 s later and add a button.
+  '/behind-slow-images': (_, res) =>
+    page(
+      res,
+      'Behind slow images',
+      `<h1>Behind slow images</h1>${[1, 2, 3, 4, 5, 6].map((n) => `<img src="/slow-text?ms=2000&amp;text=${n}" alt="">`).join('')}<script>const until = Date.now() + 200; while (Date.now() < until);</script><script>document.write('<script src="/slow-asset.js?ms=1800&what=adds"><\\/script>')</script><button>Buy</button>`,
+    ),
   // Six head style sheets that never answer hold every HTTP/1.1 connection Chromium opens to this server; the
   // script the parser then waits on, from the same server, answers at once but is held back behind them.
   '/stuck-sheets-full-server': (_, res) =>

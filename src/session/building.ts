@@ -95,18 +95,33 @@ function blocking(traffic: Traffic): Request[] {
 /**
  * Of those, the ones given up on: unanswered for `giveUpMs` (the settle cap) since they went out to their server.
  * A slow server's script or style sheet (an answer after a second or two) is waited for: loading the page without
- * it would show it broken, or unstyled, to save a second. Time a request spent held back by the browser is not its
- * server's and does not count. One held behind six requests to its server that do not answer (an image among
- * them) goes out once they are given up on: they, not it, are the ones returned.
+ * it would show it broken, or unstyled, to save a second. Time a request spent held back by the browser (behind a
+ * server's six connections, behind the head's style sheets, behind more urgent requests) is not its server's and
+ * does not count, unless the browser has sent nothing at all for as long: then it waits on a server that takes no
+ * connection. One held behind six requests to its server that do not answer (an image among them) goes out once
+ * they are given up on: they, not it, are the ones returned.
  */
 export function blockingStuck(traffic: Traffic, giveUpMs: number): Request[] {
+  const stalled = !traffic.sentWithin(giveUpMs);
   const stuck = new Set<Request>();
   for (const request of blocking(traffic)) {
-    const ahead = traffic.heldBehind(request);
-    if (!ahead && traffic.heldBack(request, giveUpMs)) continue;
-    for (const candidate of ahead ?? [request]) if (traffic.outFor(candidate) >= giveUpMs) stuck.add(candidate);
+    for (const candidate of traffic.heldBehind(request) ?? [request]) {
+      const waited = stalled && traffic.notSent(candidate) ? traffic.pendingFor(candidate) : traffic.outFor(candidate);
+      if (waited >= giveUpMs) stuck.add(candidate);
+    }
   }
   return [...stuck];
+}
+
+/**
+ * When the page is loaded again anyway: the scripts and style sheets that went out and have waited the cap since
+ * the page asked for them, though not yet that long on their server, and those the parser does not wait on (an
+ * `async` one would hold the next load's settling instead). Refused with those given up on, they do not cost a
+ * load, or a wait, of their own (a script held back behind the head's style sheet, and then stuck).
+ */
+export function overdueSinceAsked(traffic: Traffic, giveUpMs: number): Request[] {
+  const kinds = new Set(['script', 'stylesheet']);
+  return traffic.pendingRequests().filter((request) => kinds.has(request.resourceType()) && !traffic.notSent(request) && traffic.pendingFor(request) >= giveUpMs);
 }
 
 /**

@@ -11,7 +11,7 @@ import { frameInView } from '../snapshot/frameInView.js';
 import { holdIfLooping, markHeld, type Loop } from '../snapshot/navigating.js';
 import { stage, stageSync } from '../stages.js';
 import { sleep, type Deadline } from './deadline.js';
-import { blockingStuck, builtOrBlocked, Refusals, warmUpWhileWaiting } from './building.js';
+import { blockingStuck, builtOrBlocked, overdueSinceAsked, Refusals, warmUpWhileWaiting } from './building.js';
 import { hostOf } from './sites.js';
 import { removeSheetLinks, stopLoading } from './unstick.js';
 import type { Traffic } from './traffic.js';
@@ -103,6 +103,7 @@ async function settleRefusing<T>(page: Page, traffic: Traffic, deadline: Deadlin
       continue;
     }
     if ((refusals.reloads === 0 || (refusals.reloads < MAX_RELOADS && deadline.forStep() > 2 * giveUpMs)) && traffic.documentMethod() === 'GET' && !loop.held()) {
+      for (const request of overdueSinceAsked(traffic, giveUpMs)) givenUp.set(request.url(), request);
       loop.ownLoad();
       await stage('load: again, refusing', () => refusals.reload(page, [...givenUp.keys()], deadline));
       continue;

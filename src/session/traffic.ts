@@ -107,13 +107,14 @@ export class Traffic {
   }
 
   /**
-   * Milliseconds `request` has waited on its server: since it went out (chromiumNetwork.ts), or since the page
-   * asked for it when that is not known. Time spent queued behind the page's other requests is the browser's,
-   * not a sign of a server that does not answer.
+   * Milliseconds `request` has waited on its server: since it went out (chromiumNetwork.ts), 0 while the browser
+   * still holds it back (`notSent`), or since the page asked for it when neither is known. Time spent queued
+   * behind the page's other requests is the browser's, not a sign of a server that does not answer.
    */
   outFor(request: Request): number {
     const at = this.network.wentOutAt(request.url());
-    return at === undefined ? this.pendingFor(request) : Date.now() - at;
+    if (at !== undefined) return Date.now() - at;
+    return this.notSent(request) ? 0 : this.pendingFor(request);
   }
 
   /**
@@ -129,16 +130,9 @@ export class Traffic {
     return ahead.length >= CONNECTIONS_PER_SERVER ? ahead : undefined;
   }
 
-  /**
-   * True when the browser holds `request` back by its own choice, as it does a request below High priority (a
-   * script in the body, an image) while a page's more urgent ones load: it has not gone out, though the browser
-   * sent another in the last `ms`. Not a High priority one that has not gone out: nothing holds those back but
-   * a connection (`heldBehind`), or a server that takes none, or a name that does not resolve.
-   */
-  heldBack(request: Request, ms: number): boolean {
-    const url = request.url();
-    const priority = this.network.priorityOf(url);
-    return this.network.notSent(url) && priority !== 'High' && priority !== 'VeryHigh' && this.network.sentWithin(ms);
+  /** True when the browser sent one of the tab's requests in the last `ms` (chromiumNetwork.ts). */
+  sentWithin(ms: number): boolean {
+    return this.network.sentWithin(ms);
   }
 
   /**

@@ -86,7 +86,7 @@ async function rendersOrBlocked(page: Page, traffic: Traffic, giveUpMs: number, 
 
 /**
  * Pending requests that can hold up the parser or rendering: scripts and style sheets (an image never does), but
- * not a script the markup marks `async`.
+ * not a script the parser is known not to wait on (`async` in the markup, or inserted by script).
  */
 function blocking(traffic: Traffic): Request[] {
   return traffic.pendingRequests().filter((request) => (request.resourceType() === 'script' && traffic.parserRuns(request) !== false) || request.resourceType() === 'stylesheet');

@@ -104,7 +104,8 @@ describe('navigate returns when the page is usable', () => {
     const result = await call(env.browser, 'browser_navigate', { url: env.server.url('/behind-stuck-images') });
     expect(result.ok, JSON.stringify(result.error)).toBe(true);
     expect(result.snapshot).toContain('button "Added late"');
-    expect(result.loading).toMatch(/^refused 6 requests \(127\.0\.0\.1:\d+\) that did not answer in 3 s$/);
+    // Images, as many as had gone out (the browser may have held some of them back too): the script ran.
+    expect(result.loading).toMatch(/^refused [1-6] requests? \(127\.0\.0\.1:\d+\) that did not answer in 3 s$/);
   });
 
   it("style sheets that never answer and hold all of their server's connections: only they are refused, and the script waiting behind them runs", async () => {

@@ -109,8 +109,8 @@ const MISBEHAVING: Record<string, (url: URL, res: ServerResponse) => void | Prom
     const head = Array.from({ length: Number(url.searchParams.get('n') ?? 14) }, (_, i) => `<script>document.write('<script src="/slow-asset.js?ms=500&n=${i + 1}"><\\/script>')</script>`);
     page(res, 'Slow head', `<script>${insertScript('/never?inserted')}</script>${head.join('')}<h1>The body</h1><button>Buy</button>`);
   },
-  // Six images that never answer hold every HTTP/1.1 connection to this server, and the script the parser then
-  // waits on, which adds a button, cannot go out.
+  // Six images that never answer take the HTTP/1.1 connections Chromium opens to this server (or wait for one
+  // themselves), and the script the parser then waits on, which adds a button, waits behind them.
   '/behind-stuck-images': (_, res) =>
     page(
       res,

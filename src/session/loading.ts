@@ -117,7 +117,11 @@ async function settleRefusing<T>(page: Page, traffic: Traffic, deadline: Deadlin
   if (warmUp && !mayTakeEarly(traffic, policy, 0)) warmUp.now();
   const capEnds = Date.now() + Math.min(policy.maxMs, deadline.forStep());
   let loadedAt: number | undefined;
-  void page.waitForLoadState('load', { timeout: Math.max(0, capEnds - Date.now()) }).then(() => (loadedAt ??= Date.now()), () => {});
+  let loadAwaited = true;
+  const loaded = page
+    .waitForLoadState('load', { timeout: Math.max(0, capEnds - Date.now()) })
+    .then(() => void (loadedAt ??= Date.now()), () => {})
+    .finally(() => (loadAwaited = false));
   // `load` ends the wait only with nothing awaited in flight and nothing started since: a page's own data
   // request (an app fetching what it shows once its shell has loaded) is waited for like any other.
   const settled = () => networkSettled(traffic, policy) || (loadedAt !== undefined && traffic.awaitedInFlight() === 0 && traffic.awaitedQuietFor() >= Date.now() - loadedAt);
@@ -143,7 +147,9 @@ async function settleRefusing<T>(page: Page, traffic: Traffic, deadline: Deadlin
           });
         }
         // Until the snapshot starts, look often: it should start the moment the last such request is answered.
-        await sleep(early && !taking ? 5 : 25);
+        // Then wake when the quiet window would end, or at `load`, so the wait is not longer than the window.
+        const nap = sleep(early && !taking ? 5 : Math.min(25, untilQuiet(traffic, policy)));
+        await (loadAwaited ? Promise.race([nap, loaded]) : nap);
       }
     })();
     const ended = await stage('load: load or quiet', () => Promise.race([sleep(Math.max(0, capEnds - Date.now())).then(() => 'cap' as const), quiet]));
@@ -220,7 +226,7 @@ async function snapshotIfStill<T>(page: Page, traffic: Traffic, policy: SettlePo
       looked = Date.now();
       if (await changedSinceWatch(page, true)) break;
     }
-    await sleep(10);
+    await sleep(Math.min(10, untilQuiet(traffic, policy)));
   }
   const changed = await changedSinceWatch(page);
   const dropped = taken === undefined ? 'capture failed' : changed ? 'page changed' : traffic.unseenActivitySince(began) ? 'a style sheet or frame answered' : undefined;
@@ -238,6 +244,12 @@ async function snapshotIfStill<T>(page: Page, traffic: Traffic, policy: SettlePo
 function networkSettled(traffic: Traffic, policy: SettlePolicy, inFlight = traffic.awaitedInFlight()): boolean {
   const quietFor = traffic.awaitedQuietFor();
   return quietFor >= policy.quietMs || (quietFor >= policy.quietMs / 10 && inFlight === 0);
+}
+
+/** Milliseconds until `networkSettled` would hold if no request started or ended meanwhile (at least 1). */
+function untilQuiet(traffic: Traffic, policy: SettlePolicy): number {
+  const window = traffic.awaitedInFlight() === 0 ? policy.quietMs / 10 : policy.quietMs;
+  return Math.max(1, Math.ceil(window - traffic.awaitedQuietFor()));
 }
 
 /** Looks up where each frame sits; one whose element cannot be read counts as in view, and is waited for. */

@@ -50,14 +50,15 @@ export async function builtOrBlocked(
 }
 
 function parserHeld(traffic: Traffic, quietMs: number, giveUpMs: number): boolean {
-  const stuck = blockingStuck(traffic, giveUpMs);
+  const pending = blocking(traffic);
+  const stuck = blockingStuck(traffic, giveUpMs, pending);
   if (!stuck.length) return false;
   // A script the markup has the parser run holds the page unparsed once the parser reaches it, if it does not
   // already: the sooner the page is loaded without it, the less of the load is spent for nothing.
   if (stuck.some((request) => traffic.parserRuns(request) === true)) return true;
   if (traffic.networkQuietFor() >= quietMs) return true;
-  const out = blocking(traffic).filter((request) => !traffic.notSent(request));
-  return out.every((request) => traffic.outFor(request) >= giveUpMs) || stuck.some((request) => traffic.outFor(request) >= 2 * giveUpMs);
+  const out = pending.filter((request) => !traffic.waits.notSent(request));
+  return out.every((request) => traffic.waits.outFor(request) >= giveUpMs) || stuck.some((request) => traffic.waits.outFor(request) >= 2 * giveUpMs);
 }
 
 /**
@@ -78,7 +79,7 @@ async function rendersOrBlocked(page: Page, traffic: Traffic, giveUpMs: number, 
   while (waiting() && !rendered) {
     const pending = sheets();
     if (!pending.length) return 'built';
-    if (pending.some((request) => traffic.outFor(request) >= giveUpMs)) return 'blocked';
+    if (pending.some((request) => traffic.waits.outFor(request) >= giveUpMs)) return 'blocked';
     await Promise.race([frame, sleep(20)]);
   }
   return 'built';
@@ -101,12 +102,12 @@ function blocking(traffic: Traffic): Request[] {
  * connection. One held behind six requests to its server that do not answer (an image among them) goes out once
  * they are given up on: they, not it, are the ones returned.
  */
-export function blockingStuck(traffic: Traffic, giveUpMs: number): Request[] {
-  const stalled = !traffic.sentWithin(giveUpMs);
+export function blockingStuck(traffic: Traffic, giveUpMs: number, pending = blocking(traffic)): Request[] {
+  const stalled = !traffic.waits.sentWithin(giveUpMs);
   const stuck = new Set<Request>();
-  for (const request of blocking(traffic)) {
-    for (const candidate of traffic.heldBehind(request) ?? [request]) {
-      const waited = stalled && traffic.notSent(candidate) ? traffic.pendingFor(candidate) : traffic.outFor(candidate);
+  for (const request of pending) {
+    for (const candidate of traffic.waits.heldBehind(request) ?? [request]) {
+      const waited = stalled && traffic.waits.notSent(candidate) ? traffic.waits.pendingFor(candidate) : traffic.waits.outFor(candidate);
       if (waited >= giveUpMs) stuck.add(candidate);
     }
   }
@@ -121,7 +122,7 @@ export function blockingStuck(traffic: Traffic, giveUpMs: number): Request[] {
  */
 export function overdueSinceAsked(traffic: Traffic, giveUpMs: number): Request[] {
   const kinds = new Set(['script', 'stylesheet']);
-  return traffic.pendingRequests().filter((request) => kinds.has(request.resourceType()) && !traffic.notSent(request) && traffic.pendingFor(request) >= giveUpMs);
+  return traffic.pendingRequests().filter((request) => kinds.has(request.resourceType()) && !traffic.waits.notSent(request) && traffic.waits.pendingFor(request) >= giveUpMs);
 }
 
 /**

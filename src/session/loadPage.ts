@@ -38,7 +38,7 @@ export async function loadPage<T = never>(
   const timeout = deadline.forStep();
   // A navigation an earlier call left pending (a page's own redirect, a document still arriving) would cut this one short.
   // So would the page's requests holding every connection to the server (hanging polls): ours would wait behind them.
-  if (traffic.documentPending() || traffic.holdsAllConnections(url)) await stage('load: stop previous', () => stopLoading(page));
+  if (traffic.documentPending() || traffic.waits.holdsAllConnections(url)) await stage('load: stop previous', () => stopLoading(page));
   await frameAge.renewBefore(url, deadline);
   // A new tab's first load: what Chromium says of its requests is heard from the start (a round trip, once per tab).
   await traffic.listening();

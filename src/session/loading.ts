@@ -97,7 +97,7 @@ async function settleRefusing<T>(page: Page, traffic: Traffic, deadline: Deadlin
     // Style sheets alone: taken out of the document, which then renders (and its parser goes on) without a second
     // load. Not when other requests to their server wait for a connection they hold: taking a <link> out does
     // not end its request, so those would go on waiting behind it.
-    const sheetsAlone = stuck.every((request) => request.resourceType() === 'stylesheet' && request.frame() === page.mainFrame() && !traffic.connectionsFull(request.url()));
+    const sheetsAlone = stuck.every((request) => request.resourceType() === 'stylesheet' && request.frame() === page.mainFrame() && !traffic.waits.connectionsFull(request.url()));
     if (stuck.length && sheetsAlone && (await removeSheetLinks(page.mainFrame(), stuck))) {
       traffic.giveUp(stuck);
       continue;

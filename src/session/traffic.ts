@@ -3,10 +3,11 @@
  * ended, and which of them the page is waited for. One `Traffic` per tab, held by its `PageEvents`.
  */
 import type { Frame, Page, Request } from 'playwright-core';
-import { ChromiumNetwork, CONNECTIONS_PER_SERVER } from './chromiumNetwork.js';
+import { ChromiumNetwork } from './chromiumNetwork.js';
 import { Questions } from './polls.js';
 import { readMarkup, type MarkupReading } from './markup.js';
-import { hostOf, originOf, siteOfUrl } from './sites.js';
+import { RequestWaits } from './requestWaits.js';
+import { hostOf, siteOfUrl } from './sites.js';
 
 /** Resource types whose arrival can add, remove or restyle content (`networkQuietFor`). */
 const SHAPES_THE_PAGE = new Set(['document', 'script', 'stylesheet', 'xhr', 'fetch', 'eventsource']);
@@ -25,8 +26,6 @@ function isEventStream(request: Request, contentType = ''): boolean {
 
 export class Traffic {
   private readonly inflight = new Set<Request>();
-  /** When each request in flight started (`awaitedInFlightSince`). */
-  private readonly startedAt = new WeakMap<Request, number>();
   private lastNetworkActivity = Date.now();
   /** The last start or end of a shaping request the load policy waits for (`awaitedQuietFor`), and its request. */
   private lastAwaitedActivity = Date.now();
@@ -53,16 +52,19 @@ export class Traffic {
   /** What the tab's document has asked for data since it loaded or since the last action (`isPoll`). */
   private readonly questions = new Questions();
 
-  /** Which scripts made the tab's data requests (`isNotWaitedFor`), and which requests went out (`notSent`). */
+  /** Which scripts made the tab's data requests (`isNotWaitedFor`), which requests went out and when. */
   private readonly network: ChromiumNetwork;
+  /** How long each pending request has waited, and on whom: its server or the browser's queue. */
+  readonly waits: RequestWaits;
 
   constructor(private readonly page: Page) {
     this.network = new ChromiumNetwork(page, (url) => this.sortInFlight((request) => request.url() === url));
+    this.waits = new RequestWaits(this.network, () => this.pendingRequests());
     page.on('request', (request) => {
       // blob:, data: and the like come from the tab itself: nothing to wait for, and Playwright may never end them.
       if (!request.isNavigationRequest() && !/^https?:/i.test(request.url())) return;
       this.inflight.add(request);
-      this.startedAt.set(request, Date.now());
+      this.waits.asked(request);
       if (request.isNavigationRequest() && request.frame() === page.mainFrame()) {
         this.document = request;
         this.documentSite = siteOfUrl(request.url());
@@ -101,40 +103,6 @@ export class Traffic {
     for (const request of requests) if (this.inflight.delete(request)) this.noteActivity(request);
   }
 
-  /** Milliseconds since the page asked for `request`. */
-  pendingFor(request: Request): number {
-    return Date.now() - (this.startedAt.get(request) ?? Date.now());
-  }
-
-  /**
-   * Milliseconds `request` has waited on its server: since it went out (chromiumNetwork.ts), 0 while the browser
-   * still holds it back (`notSent`), or since the page asked for it when neither is known. Time spent queued
-   * behind the page's other requests is the browser's, not a sign of a server that does not answer.
-   */
-  outFor(request: Request): number {
-    const at = this.network.wentOutAt(request.url());
-    if (at !== undefined) return Date.now() - at;
-    return this.notSent(request) ? 0 : this.pendingFor(request);
-  }
-
-  /**
-   * The requests `request` waits behind for a connection, when it is not known to have gone out and as many
-   * requests to its server as Chromium opens connections to one (HTTP/1.1) were asked for before it and are still
-   * pending: a server that does not answer them holds it back for as long. Undefined otherwise.
-   */
-  heldBehind(request: Request): Request[] | undefined {
-    const origin = originOf(request.url());
-    if (!origin || this.network.wentOutAt(request.url()) !== undefined) return undefined;
-    const since = this.startedAt.get(request) ?? 0;
-    const ahead = this.pendingRequests().filter((other) => other !== request && originOf(other.url()) === origin && (this.startedAt.get(other) ?? 0) <= since);
-    return ahead.length >= CONNECTIONS_PER_SERVER ? ahead : undefined;
-  }
-
-  /** True when the browser sent one of the tab's requests in the last `ms` (chromiumNetwork.ts). */
-  sentWithin(ms: number): boolean {
-    return this.network.sentWithin(ms);
-  }
-
   /**
    * Whether the parser of the main document runs the script `request` loads before the page counts as parsed:
    * true when its markup has it without `async` (markup.ts); false when the markup marks it `async`, or, when the
@@ -155,37 +123,9 @@ export class Traffic {
     return this.network.ready;
   }
 
-  /**
-   * True when the browser holds `request` back rather than a server not answering it: it has not gone out yet
-   * (chromiumNetwork.ts). False when it went out or that is not known.
-   */
-  notSent(request: Request): boolean {
-    return this.network.notSent(request.url());
-  }
-
-  /** True when this tab's requests to the server `url` is on wait for a connection (chromiumNetwork.ts). */
-  connectionsFull(url: string): boolean {
-    return this.network.connectionsFull(url);
-  }
-
   /** Requests of this tab still waiting for their answer (a redirected one is followed by its next hop). */
   pendingRequests(): Request[] {
     return [...this.inflight].filter((request) => !request.redirectedTo());
-  }
-
-  /**
-   * True when this tab's requests still waiting on one server (the one `url` is on, or any) are as many as
-   * Chromium opens connections to it over HTTP/1.1: a page whose polls hang. Any further request to that server,
-   * a navigation among them, then waits behind them for ever.
-   */
-  holdsAllConnections(url?: string): boolean {
-    const counts = new Map<string, number>();
-    for (const request of this.pendingRequests()) {
-      const origin = originOf(request.url());
-      if (origin) counts.set(origin, (counts.get(origin) ?? 0) + 1);
-    }
-    const held = url === undefined ? [...counts.values()] : [counts.get(originOf(url) ?? '') ?? 0];
-    return held.some((count) => count >= CONNECTIONS_PER_SERVER);
   }
 
   /** The HTTP method of the main document's request: only a GET page may be loaded again. */
@@ -247,7 +187,7 @@ export class Traffic {
 
   /** Of `awaitedInFlight`, those that started at `time` (Date.now()) or later: what an action made the page ask for. */
   awaitedInFlightSince(time: number): number {
-    return this.countShaping((request) => !this.notAwaited.has(request) && (this.startedAt.get(request) ?? 0) >= time);
+    return this.countShaping((request) => !this.notAwaited.has(request) && (this.waits.askedAtOf(request) ?? 0) >= time);
   }
 
   /**

@@ -197,7 +197,7 @@ export async function observeAction(call: CallContext, action: () => Promise<unk
   const navigation = watchNavigation(page);
   const seconds = Math.round(config.navigationTimeout / 1000);
   // Hanging requests holding every connection to a server would hold the page the action may lead to as well.
-  if (events.traffic.holdsAllConnections()) await stopLoading(page);
+  if (events.traffic.waits.holdsAllConnections()) await stopLoading(page);
   const began = Date.now();
   events.traffic.actionBegins();
   try {

@@ -136,6 +136,37 @@ describe('navigate returns when the page is usable', () => {
     }
   });
 
+  it.each(['of another site', 'of the same site'])(
+    'a frame %s whose script never answers is loaded again without it: what its markup has after the script shows, and clicks',
+    async (which) => {
+      const inner = which === 'of another site' ? env.server.otherSite('/stuck-script') : '/stuck-script';
+      const result = await call(env.browser, 'browser_navigate', { url: env.server.url(`/frame?to=${encodeURIComponent(inner)}`) });
+      expect(result.ok, JSON.stringify(result.error)).toBe(true);
+      expect(result.snapshot).toMatch(/iframe:\n\s+# Before the script/);
+      // Once the script has gone the settle cap (3 s) without an answer, the frame is loaded again without it.
+      let shown = '';
+      await expect.poll(async () => (shown = (await call(env.browser, 'browser_snapshot', {})).snapshot), { timeout: 15_000 }).toContain('button "After the script"');
+      const click = await call(env.browser, 'browser_click', { ref: refOf(shown, 'button', 'After the script') });
+      expect(click.ok, JSON.stringify(click.error)).toBe(true);
+    },
+  );
+
+  it('a parsed frame whose async script never answers is not loaded again', async () => {
+    const page = await env.browser.page();
+    const loads: string[] = [];
+    const count = (frame: import('playwright-core').Frame) => frame !== page.mainFrame() && loads.push(frame.url());
+    page.on('framenavigated', count);
+    try {
+      const result = await call(env.browser, 'browser_navigate', { url: env.server.url(`/frame?to=${encodeURIComponent(env.server.otherSite('/stuck-tracker'))}`) });
+      expect(result.ok, JSON.stringify(result.error)).toBe(true);
+      expect(result.snapshot).toContain('button "Subscribe"');
+      await new Promise((done) => setTimeout(done, 4_000)); // past the settle cap
+      expect(loads).toEqual([env.server.otherSite('/stuck-tracker')]);
+    } finally {
+      page.off('framenavigated', count);
+    }
+  });
+
   it('a script the parser waits on from a slow server (its answer after 1.2 s) is waited for, not refused: what it adds is shown', async () => {
     const script = env.server.url('/slow-asset.js?ms=1200&what=adds');
     const result = await call(env.browser, 'browser_navigate', { url: env.server.url(`/loads-script?how=blocking&src=${encodeURIComponent(script)}`) });

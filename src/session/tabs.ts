@@ -8,6 +8,7 @@ import type { ResolvedConfig } from '../config.js';
 import { BrowserToolError } from '../errors.js';
 import { warmUpCaptures } from '../snapshot/warmUp.js';
 import { closeQuickly, stopLoading } from './unstick.js';
+import { reloadFramesHeldByScripts } from './frameScripts.js';
 import { dropStuckFrameSheets } from './frameSheets.js';
 import { PageEvents } from './pageEvents.js';
 
@@ -189,6 +190,7 @@ export class Tabs {
     this.events.set(page, events);
     warmUpCaptures(page, () => this.host.busy());
     dropStuckFrameSheets(page, events.traffic, this.host.config.settle.maxMs);
+    reloadFramesHeldByScripts(page, events.traffic, this.host.config.settle.maxMs);
     page.on('crash', () => {
       this.host.lost('The tab crashed and a new empty tab was opened');
       void page.close().catch(() => {});

@@ -10,10 +10,13 @@
  * GET from an http(s) address is loaded again (a form's answer or a `srcdoc` cannot be), and at most twice.
  */
 import type { CDPSession, Frame, Page, Request } from 'playwright-core';
+import { sleep } from './deadline.js';
 import type { Traffic } from './traffic.js';
 
 /** Loads of one frame with its late scripts refused: a second for a stuck script the first load had not reached. */
 const MAX_RELOADS = 2;
+/** How long a frame may take to say whether it is still being parsed. */
+const ANSWER_MS = 3_000;
 /** How long a reloaded frame's refusal holds at most, if the frame is never parsed. */
 const REFUSAL_MS = 30_000;
 
@@ -33,7 +36,8 @@ export function reloadFramesHeldByScripts(page: Page, traffic: Traffic, capMs: n
     checking.add(frame);
     try {
       // A frame that is parsed is not held: its late script was `async`, or added by script, and holds nothing back.
-      const parsing = await frame.evaluate(() => document.readyState === 'loading').catch(() => false);
+      const asked = frame.evaluate(() => document.readyState === 'loading').catch(() => false);
+      const parsing = await Promise.race([asked, sleep(ANSWER_MS).then(() => false)]); // a hung frame is left as it is
       if (!parsing || !pending().includes(script)) return;
       const late = pending().filter((request) => frameOf(request) === frame && request.resourceType() === 'script' && traffic.waits.pendingFor(request) >= capMs);
       const urls = refused.get(frame) ?? new Set<string>();

@@ -687,9 +687,43 @@ describe('nothing wedges the session', () => {
       const next = await call(browser, 'browser_navigate', { url: env.server.url('/fixtures/page-a.html') });
       expect(next.ok).toBe(true);
       expect(next.title).toBe('Page A');
-      expect(next.notices.join(' ')).toMatch(/stopped responding .* replaced by a new empty tab.*cookies and logins were kept/);
+      expect(next.notices.join(' ')).toMatch(/stopped responding .* new tab .*cookies and logins were kept/);
       const cookies = await (await browser.page()).context().cookies();
       expect(cookies.map((c) => c.name)).toContain('login');
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('a click that timed out on a page that hung: browser_history back still opens the page before it, not an empty tab', async () => {
+    const browser = createTestToolset({ timeout: 2_000, navigationTimeout: 10_000 });
+    try {
+      await call(browser, 'browser_navigate', { url: env.server.url('/fixtures/page-a.html') });
+      const busy = await call(browser, 'browser_navigate', { url: env.server.url('/busy') });
+      const click = await call(browser, 'browser_click', { ref: refOf(busy.snapshot, 'button', 'Freeze') });
+      expect(click.error?.code).toBe('timeout');
+      const back = await call(browser, 'browser_history', { action: 'back' });
+      expect(back.ok, JSON.stringify(back.error)).toBe(true);
+      expect(back.url).toBe(env.server.url('/fixtures/page-a.html'));
+      expect(back.notices.join(' ')).toMatch(/stopped responding .* page before it was opened in a new tab/);
+      expect(back.snapshot).toContain('button "Continue"');
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('browser_tabs finds the tab not responding: the next snapshot replaces it by an empty tab and says so, instead of failing', async () => {
+    const browser = createTestToolset({ timeout: 5_000, navigationTimeout: 10_000 });
+    try {
+      await call(browser, 'browser_navigate', { url: env.server.url('/fixtures/page-b.html') });
+      const page = await browser.page();
+      await page.evaluate('setTimeout(() => { while (true) {} }, 0)');
+      await expect.poll(() => Promise.race([page.evaluate('"answers"'), new Promise((done) => setTimeout(() => done('hung'), 500))])).toBe('hung');
+      const listed = await call(browser, 'browser_tabs', { action: 'list' });
+      expect(listed.tabs[0].title).toBe('(not responding)');
+      const snapshot = await call(browser, 'browser_snapshot', {});
+      expect(snapshot.ok, JSON.stringify(snapshot.error)).toBe(true);
+      expect(snapshot.notices.join(' ')).toMatch(/stopped responding .* replaced by a new empty tab/);
     } finally {
       await browser.close();
     }

@@ -101,9 +101,10 @@ export class BrowserSession {
   /**
    * Runs one tool call: after the calls before it and once a slot is free (unless `slot` is false: a call that
    * only waits), within `ms` (see Deadline) from then. A call that runs out of time releases the session at once; its work
-   * may go on in the background, and the next call checks the tab.
+   * may go on in the background, and the next call checks the tab, unless it deals with a tab that does not respond
+   * itself (`checkTab` false: navigate, history and tabs).
    */
-  async run<T>(ms: number, what: string, work: (deadline: Deadline, active: ActivePage) => Promise<T>, { slot = true } = {}): Promise<T> {
+  async run<T>(ms: number, what: string, work: (deadline: Deadline, active: ActivePage) => Promise<T>, { slot = true, checkTab = true } = {}): Promise<T> {
     if (this.closed) throw new BrowserToolError('browser_closed', 'This browser session was closed.', { hint: 'Call the tool again: a new session starts, with no pages open.' });
     const previous = this.queue;
     let release = () => {};
@@ -116,7 +117,10 @@ export class BrowserSession {
       const deadline = new Deadline(ms, what);
       return await deadline.race(
         (async () => {
-          if (this.suspect) await this.recover();
+          if (this.suspect) {
+            if (checkTab) await this.recover();
+            else this.suspect = false; // the call deals with a tab that does not respond itself
+          }
           return work(deadline, await this.activePage());
         })(),
       );
@@ -184,8 +188,13 @@ export class BrowserSession {
     await context?.close().catch(() => {});
   }
 
+  /** The active tab did not answer (a list of the tabs found it not responding): the next call checks it first. */
+  suspectActiveTab(): void {
+    this.suspect = true;
+  }
+
   /**
-   * The call before this one ran out of time. An unfinished load is stopped; a tab that still does not answer
+   * The call before this one ran out of time, or found the tab not responding. An unfinished load is stopped; a tab that still does not answer
    * a trivial script is hung (an endless loop, a wedged load) and is replaced by a fresh one in the same
    * context, so cookies and logins survive.
    */

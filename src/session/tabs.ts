@@ -14,6 +14,8 @@ import { PageEvents } from './pageEvents.js';
 
 /** How long a tab may take to tell its title before the list calls it not responding (a hung page tells nothing). */
 const TITLE_MS = 2_000;
+/** The title a tab is listed with when its page does not answer. */
+export const NOT_RESPONDING = '(not responding)';
 
 /** The tab's title, or undefined when it does not answer within `ms`: a tab whose page hung answers no script. */
 export async function titleWithin(page: Page, ms: number): Promise<string | undefined> {
@@ -134,7 +136,7 @@ export class Tabs {
       this.all().map(async (page, index) => ({
         index,
         url: page.url(),
-        title: (await titleWithin(page, TITLE_MS)) ?? '(not responding)',
+        title: (await titleWithin(page, TITLE_MS)) ?? NOT_RESPONDING,
         active: page === this.active,
       })),
     );

@@ -59,6 +59,12 @@ export interface BrowserToolDefinition<I extends z.ZodTypeAny, O extends z.ZodRa
   validate?: (input: z.infer<I>, config: ResolvedConfig) => void;
   /** The call mostly waits (browser_wait): it does not take one of the `maxConcurrentCalls` slots. */
   waits?: boolean;
+  /**
+   * The call deals with a tab that does not respond itself (navigate and history open their page in a new tab;
+   * tabs lists it as not responding): the check a call makes after one that ran out of time, which replaces such
+   * a tab with an empty one, would lose where it was going.
+   */
+  handlesHungTab?: boolean;
   /** Shapes what the model receives, e.g. an image; by default the result as plain text (modelText.ts). */
   toModelOutput?: (output: ToolResult<z.infer<z.ZodObject<O>>>) => unknown;
 }
@@ -181,7 +187,7 @@ async function runTool<I extends z.ZodTypeAny, O extends z.ZodRawShape>(
       const blocked = session.tabs.all().flatMap((tab) => session.tabs.eventsOf(tab).takeBlocked());
       if (blocked.length) notices.push(blockedNotice(blocked));
       return { ok: true as const, ...data, ...(notices.length ? { notices } : {}) };
-    }, { slot: !definition.waits });
+    }, { slot: !definition.waits, checkTab: !definition.handlesHungTab });
   } catch (error) {
     const toolError = toBrowserToolError(error, definition.id.replace(/^browser_/, ''));
     return { ok: false as const, error: toolError.toJSON(), ...(notices.length ? { notices } : {}) };

@@ -14,6 +14,7 @@ export const historyTool = defineBrowserTool({
   description: 'Go back or forward in the tab history, or reload the page. Returns the page you land on (URL and snapshot).',
   input: z.object({ action: z.enum(['back', 'forward', 'reload']) }),
   output: { moved: z.boolean().describe('False when there was no page to go back or forward to.'), ...effectsShape },
+  handlesHungTab: true,
   budget: 'page',
   async handle({ action }, call) {
     const { page, deadline, session } = call;

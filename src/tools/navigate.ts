@@ -193,6 +193,7 @@ export const navigateTool = defineBrowserTool({
     dialogs: effectsShape.dialogs,
     downloads: effectsShape.downloads,
   },
+  handlesHungTab: true,
   budget: 'page',
   validate: ({ url }, config) => void normalizeUrl(url, config),
   async handle({ url, waitUntil }, call) {

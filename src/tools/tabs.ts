@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { BrowserToolError } from '../errors.js';
 import { normalizeUrl } from './navigate.js';
 import { loadPage } from '../session/loadPage.js';
+import { NOT_RESPONDING } from '../session/tabs.js';
 import { defineBrowserTool } from './defineTool.js';
 import { loadingSchema } from './observe.js';
 
@@ -20,6 +21,7 @@ export const tabsTool = defineBrowserTool({
     loading: loadingSchema,
   },
   runsWhileDialogOpen: true,
+  handlesHungTab: true,
   budget: 'page',
   async handle({ action, index, url }, { session, refs, config, deadline }) {
     let snapshot: string | undefined;
@@ -39,6 +41,9 @@ export const tabsTool = defineBrowserTool({
     } else if (action === 'close') {
       await session.tabs.close(index);
     }
-    return { tabs: await session.tabs.list(), ...(snapshot ? { snapshot } : {}), ...(loading ? { loading } : {}) };
+    const tabs = await session.tabs.list();
+    // The next call checks the tab again, and replaces it by an empty one if it is hung.
+    if (tabs.some((tab) => tab.active && tab.title === NOT_RESPONDING)) session.suspectActiveTab();
+    return { tabs, ...(snapshot ? { snapshot } : {}), ...(loading ? { loading } : {}) };
   },
 });

@@ -151,6 +151,22 @@ describe('navigate returns when the page is usable', () => {
     },
   );
 
+  it('a frame of another site whose style pulls in a sheet by @import that never answers is loaded again without it, and its button clicks', async () => {
+    const inner = env.server.otherSite('/stuck-import-style');
+    const result = await call(env.browser, 'browser_navigate', { url: env.server.url(`/frame?to=${encodeURIComponent(inner)}`) });
+    expect(result.ok, JSON.stringify(result.error)).toBe(true);
+    const page = await env.browser.page();
+    const frame = page.frames().find((f) => f.url() === inner)!;
+    const paints = () => Promise.race([frame.evaluate(() => new Promise<string>((done) => requestAnimationFrame(() => done('paints')))), new Promise<string>((done) => setTimeout(() => done('held'), 500))]).catch(() => 'reloading');
+    expect(await paints()).toBe('held');
+    // Once the sheet has gone the settle cap (3 s) without an answer, the frame is loaded again without it, and paints.
+    await expect.poll(paints, { timeout: 15_000 }).toBe('paints');
+    const shown = (await call(env.browser, 'browser_snapshot', {})).snapshot;
+    const click = await call(env.browser, 'browser_click', { ref: refOf(shown, 'button', 'Buy') });
+    expect(click.ok, JSON.stringify(click.error)).toBe(true);
+    expect(click.changes).toContain('button "Bought"');
+  });
+
   it('a parsed frame whose async script never answers is not loaded again', async () => {
     const page = await env.browser.page();
     const loads: string[] = [];

@@ -8,8 +8,7 @@ import type { ResolvedConfig } from '../config.js';
 import { BrowserToolError } from '../errors.js';
 import { warmUpCaptures } from '../snapshot/warmUp.js';
 import { closeQuickly, stopLoading } from './unstick.js';
-import { reloadFramesHeldByScripts } from './frameScripts.js';
-import { dropStuckFrameSheets } from './frameSheets.js';
+import { unholdFrames } from './heldFrames.js';
 import { PageEvents } from './pageEvents.js';
 
 /** How long a tab may take to tell its title before the list calls it not responding (a hung page tells nothing). */
@@ -191,8 +190,7 @@ export class Tabs {
     const events = new PageEvents(page, { dialogPolicy: this.host.config.dialogPolicy, downloadDir: () => this.host.downloadDir() });
     this.events.set(page, events);
     warmUpCaptures(page, () => this.host.busy());
-    dropStuckFrameSheets(page, events.traffic, this.host.config.settle.maxMs);
-    reloadFramesHeldByScripts(page, events.traffic, this.host.config.settle.maxMs);
+    unholdFrames(page, events.traffic, this.host.config.settle.maxMs);
     page.on('crash', () => {
       this.host.lost('The tab crashed and a new empty tab was opened');
       void page.close().catch(() => {});

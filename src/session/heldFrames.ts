@@ -1,0 +1,116 @@
+/**
+ * A frame inside the page held by a request that never answers, and what is done about it. An embedded form,
+ * comment box, newsletter or payment widget is such a frame, and with a few percent of requests stuck it is not
+ * rare. Two kinds of request hold a frame:
+ * - a style sheet: Chromium paints nothing in the frame until it arrives (and runs no script the markup puts
+ *   after it), so nothing in the frame can be clicked, typed into or seen in a screenshot, while its snapshot
+ *   still reads as if it could. Its `<link>` is taken out of the frame's document, and the frame renders without
+ *   it (DECISIONS 83). One pulled in by `@import`, which no `<link>` names, is refused instead, as below, when the
+ *   frame still does not paint (89).
+ * - a script the frame's parser waits on: everything the frame's markup has after it is never parsed, in this
+ *   snapshot and every later one. The frame alone is loaded again with it refused (87); an `async` or inserted
+ *   script holds nothing back (the frame is parsed), and its frame is left alone.
+ * The main document's are dealt with by the load policy while the page settles (loading.ts, building.ts); a
+ * frame's are watched for here, for the tab's whole life (a frame the page adds later too), once a request has
+ * gone the settle cap without its whole answer. A slow server's (an answer within the cap) is waited for. A frame
+ * is loaded again only when its document came by GET from an http(s) address (a form's answer or a `srcdoc`
+ * cannot be), and at most twice.
+ */
+import type { CDPSession, Frame, Page, Request } from 'playwright-core';
+import { sleep } from './deadline.js';
+import type { Traffic } from './traffic.js';
+import { removeSheetLinks } from './unstick.js';
+
+/** Loads of one frame with its late requests refused: a second for a stuck one the first load had not reached. */
+const MAX_RELOADS = 2;
+/** How long a frame may take to tell whether it is still parsed, or to paint. */
+const ANSWER_MS = 3_000;
+/** How long a reloaded frame's refusal holds at most, if the frame is never parsed. */
+const REFUSAL_MS = 30_000;
+
+/** Watches `page`'s frames, for as long as it lives, for style sheets and scripts unanswered (by `traffic`) after `capMs`. */
+export function unholdFrames(page: Page, traffic: Traffic, capMs: number): void {
+  /** Each frame's latest document request, the URLs refused for it so far, and how often it was loaded again. */
+  const documents = new WeakMap<Frame, Request>();
+  const refused = new WeakMap<Frame, Set<string>>();
+  const reloads = new WeakMap<Frame, number>();
+  const checking = new WeakSet<Frame>();
+  const pending = (request: Request) => traffic.pendingRequests().includes(request);
+
+  /** True when `frame` may be loaded again: its document came by GET from an http(s) address, and not too often. */
+  const reloadable = (frame: Frame) => {
+    const document = documents.get(frame);
+    return !!document && document.method() === 'GET' && /^https?:/i.test(frame.url()) && !pending(document) && (reloads.get(frame) ?? 0) < MAX_RELOADS;
+  };
+
+  const unhold = async (frame: Frame, request: Request) => {
+    if (frame.isDetached() || !pending(request)) return;
+    const kind = request.resourceType();
+    // A `<link>` taken out ends the hold at once, without loading the frame again.
+    if (kind === 'stylesheet' && (await removeSheetLinks(frame, [request]))) return;
+    if (checking.has(frame) || !reloadable(frame)) return;
+    checking.add(frame);
+    try {
+      // Held: a sheet while the frame paints nothing; a script while the frame's parser has not reached its end.
+      if (!(await answerWithin(kind === 'script' ? frame.evaluate(() => document.readyState === 'loading') : paintsNot(frame)))) return;
+      if (!pending(request)) return;
+      const late = traffic.pendingRequests().filter((other) => frameOf(other) === frame && other.resourceType() === kind && traffic.waits.pendingFor(other) >= capMs);
+      const urls = refused.get(frame) ?? new Set<string>();
+      for (const other of late) urls.add(other.url());
+      refused.set(frame, urls);
+      reloads.set(frame, (reloads.get(frame) ?? 0) + 1);
+      void loadAgainRefusing(page, frame, [...urls]);
+    } finally {
+      checking.delete(frame);
+    }
+  };
+
+  page.on('request', (request) => {
+    const frame = frameOf(request);
+    if (!frame || frame === page.mainFrame()) return;
+    if (request.isNavigationRequest()) documents.set(frame, request);
+    else if (request.resourceType() === 'script' || request.resourceType() === 'stylesheet') setTimeout(() => void unhold(frame, request), capMs).unref?.();
+  });
+}
+
+/** True when `frame` runs no animation frame within a second: its rendering is held back. */
+function paintsNot(frame: Frame): Promise<boolean> {
+  const painted = frame.evaluate(() => new Promise<boolean>((done) => requestAnimationFrame(() => done(true))));
+  return Promise.race([painted.then(() => false), sleep(1_000).then(() => true)]);
+}
+
+/** `answer`, or false when it fails or does not come within `ANSWER_MS` (a hung frame is left as it is). */
+function answerWithin(answer: Promise<boolean>): Promise<boolean> {
+  return Promise.race([answer.catch(() => false), sleep(ANSWER_MS).then(() => false)]);
+}
+
+/**
+ * Loads `frame` again with `urls` refused (CDP Network.setBlockedURLs). The refusal is made on the frame's own
+ * CDP session when it runs in a process of its own (a frame of another site), else on the tab's, and holds until
+ * the frame is parsed again.
+ */
+async function loadAgainRefusing(page: Page, frame: Frame, urls: string[]): Promise<void> {
+  let cdp: CDPSession | undefined;
+  try {
+    cdp = await page
+      .context()
+      .newCDPSession(frame)
+      .catch(() => page.context().newCDPSession(page)); // a frame of the tab's own process has no session of its own
+    await cdp.send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0 });
+    await cdp.send('Network.setBlockedURLs', { urls });
+    await frame.goto(frame.url(), { waitUntil: 'domcontentloaded', timeout: REFUSAL_MS });
+  } catch {
+    // the frame went away, was loaded again meanwhile, or the tab closed: nothing more to do
+  } finally {
+    await cdp?.detach().catch(() => {});
+  }
+}
+
+/** The frame that made `request`; none for a service worker's. */
+function frameOf(request: Request): Frame | undefined {
+  try {
+    return request.frame();
+  } catch {
+    return undefined;
+  }
+}

@@ -167,6 +167,17 @@ describe('navigate returns when the page is usable', () => {
     expect(click.changes).toContain('button "Bought"');
   });
 
+  it('a frame held by a script that never answers is not loaded again once something was typed in it: the text stays', async () => {
+    const result = await call(env.browser, 'browser_navigate', { url: env.server.url(`/frame?to=${encodeURIComponent(env.server.otherSite('/field-then-stuck-script'))}`) });
+    expect(result.ok, JSON.stringify(result.error)).toBe(true);
+    const typed = await call(env.browser, 'browser_type', { ref: refOf(result.snapshot, 'textbox', 'Name'), text: 'Ada Lovelace' });
+    expect(typed.ok, JSON.stringify(typed.error)).toBe(true);
+    await new Promise((done) => setTimeout(done, 4_500)); // past the settle cap
+    const later = await call(env.browser, 'browser_snapshot', {});
+    expect(later.snapshot).toMatch(/textbox "Name" value="Ada Lovelace"/);
+    expect(later.snapshot).not.toContain('After the script');
+  });
+
   it('a parsed frame whose async script never answers is not loaded again', async () => {
     const page = await env.browser.page();
     const loads: string[] = [];

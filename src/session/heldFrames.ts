@@ -14,7 +14,7 @@
  * frame's are watched for here, for the tab's whole life (a frame the page adds later too), once a request has
  * gone the settle cap without its whole answer. A slow server's (an answer within the cap) is waited for. A frame
  * is loaded again only when its document came by GET from an http(s) address (a form's answer or a `srcdoc`
- * cannot be), and at most twice.
+ * cannot be), when none of its fields holds what was typed or chosen in it (that would be lost), and at most twice.
  */
 import type { CDPSession, Frame, Page, Request } from 'playwright-core';
 import { sleep } from './deadline.js';
@@ -53,7 +53,8 @@ export function unholdFrames(page: Page, traffic: Traffic, capMs: number): void 
     try {
       // Held: a sheet while the frame paints nothing; a script while the frame's parser has not reached its end.
       if (!(await answerWithin(kind === 'script' ? frame.evaluate(() => document.readyState === 'loading') : paintsNot(frame)))) return;
-      if (!pending(request)) return;
+      // What was typed or chosen in the frame's fields would be lost by loading it again: it is left held.
+      if (!pending(request) || (await answerWithin(frame.evaluate(hasEdits), true))) return;
       const late = traffic.pendingRequests().filter((other) => frameOf(other) === frame && other.resourceType() === kind && traffic.waits.pendingFor(other) >= capMs);
       const urls = refused.get(frame) ?? new Set<string>();
       for (const other of late) urls.add(other.url());
@@ -79,9 +80,28 @@ function paintsNot(frame: Frame): Promise<boolean> {
   return Promise.race([painted.then(() => false), sleep(1_000).then(() => true)]);
 }
 
-/** `answer`, or false when it fails or does not come within `ANSWER_MS` (a hung frame is left as it is). */
-function answerWithin(answer: Promise<boolean>): Promise<boolean> {
-  return Promise.race([answer.catch(() => false), sleep(ANSWER_MS).then(() => false)]);
+/** `answer`, or `otherwise` when it fails or does not come within `ANSWER_MS` (a hung frame is left as it is). */
+function answerWithin(answer: Promise<boolean>, otherwise = false): Promise<boolean> {
+  return Promise.race([answer.catch(() => otherwise), sleep(ANSWER_MS).then(() => otherwise)]);
+}
+
+/**
+ * Runs in the frame: true when a form field holds something other than what its markup says (typed, chosen,
+ * ticked). Self-contained: it is sent as source text.
+ */
+function hasEdits(): boolean {
+  for (const field of document.querySelectorAll('input, textarea, select')) {
+    if (field instanceof HTMLInputElement) {
+      const ticks = field.type === 'checkbox' || field.type === 'radio';
+      if (ticks ? field.checked !== field.defaultChecked : field.value !== field.defaultValue) return true;
+    } else if (field instanceof HTMLTextAreaElement) {
+      if (field.value !== field.defaultValue) return true;
+    } else if (field instanceof HTMLSelectElement) {
+      const chosen = [...field.options].findIndex((option) => option.defaultSelected);
+      if (field.selectedIndex !== (chosen === -1 ? (field.multiple ? -1 : 0) : chosen)) return true;
+    }
+  }
+  return false;
 }
 
 /**

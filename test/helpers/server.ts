@@ -84,6 +84,8 @@ const MISBEHAVING: Record<string, (url: URL, res: ServerResponse) => void | Prom
   '/stuck-script': (_, res) => page(res, 'Stuck script', '<h1>Before the script</h1><script src="/never"></script><button>After the script</button>'),
   // A style sheet in the head that never answers: Chromium renders nothing until it comes (the parser is not held).
   '/stuck-head-style': (_, res) => page(res, 'Stuck style', `<link rel="stylesheet" href="/never"><h1>Stuck style</h1><button onclick="this.textContent = 'Bought'">Buy</button>`),
+  // A field, then a script that never answers: what follows it is never parsed.
+  '/field-then-stuck-script': (_, res) => page(res, 'Field first', '<h1>Field first</h1><input aria-label="Name"><script src="/never"></script><button>After the script</button>'),
   // A style sheet the head's style pulls in by `@import`, that never answers: no `<link>` names it, and Chromium renders nothing until it comes.
   '/stuck-import-style': (_, res) => page(res, 'Stuck import', `<style>@import url("/never");</style><h1>Stuck import</h1><button onclick="this.textContent = 'Bought'">Buy</button>`),
   // The same before a script the parser must run, with an image that tells the server each time the page is loaded (?key=).

@@ -39,8 +39,8 @@ export function unholdFrames(page: Page, traffic: Traffic, capMs: number): void 
 
   /** True when `frame` may be loaded again: its document came by GET from an http(s) address, and not too often. */
   const reloadable = (frame: Frame) => {
-    const document = documents.get(frame);
-    return !!document && document.method() === 'GET' && /^https?:/i.test(frame.url()) && !pending(document) && (reloads.get(frame) ?? 0) < MAX_RELOADS;
+    const answered = documents.get(frame);
+    return !!answered && answered.method() === 'GET' && /^https?:/i.test(frame.url()) && !pending(answered) && (reloads.get(frame) ?? 0) < MAX_RELOADS;
   };
 
   const unhold = async (frame: Frame, request: Request) => {

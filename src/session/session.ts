@@ -194,9 +194,9 @@ export class BrowserSession {
   }
 
   /**
-   * The call before this one ran out of time, or found the tab not responding. An unfinished load is stopped; a tab that still does not answer
-   * a trivial script is hung (an endless loop, a wedged load) and is replaced by a fresh one in the same
-   * context, so cookies and logins survive.
+   * The call before this one ran out of time, or found the tab not responding. An unfinished load is stopped; a
+   * tab that still does not answer a trivial script is hung (an endless loop, a wedged load) and is replaced by a
+   * fresh one in the same context, so cookies and logins survive.
    */
   private async recover(): Promise<void> {
     this.suspect = false;

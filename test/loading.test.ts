@@ -630,6 +630,12 @@ async function onDeadLinks(
 }
 
 /** The page of dead links still acts: its button, by the ref from its snapshot, changes the page. */
+/** Between two calls, a script of the page starts and never ends: returns once the tab no longer answers. */
+async function hang(page: import('playwright-core').Page) {
+  await page.evaluate('setTimeout(() => { while (true) {} }, 0)');
+  await expect.poll(() => Promise.race([page.evaluate('"answers"'), new Promise((done) => setTimeout(() => done('hung'), 500))])).toBe('hung');
+}
+
 async function expectStillActs(browser: BrowserToolset, snapshot: string) {
   const next = await call(browser, 'browser_click', { ref: refOf(snapshot, 'button', 'Still here') });
   expect(next.ok).toBe(true);
@@ -744,8 +750,7 @@ describe('nothing wedges the session', () => {
     try {
       await call(browser, 'browser_navigate', { url: env.server.url('/fixtures/page-b.html') });
       const page = await browser.page();
-      await page.evaluate('setTimeout(() => { while (true) {} }, 0)');
-      await expect.poll(() => Promise.race([page.evaluate('"answers"'), new Promise((done) => setTimeout(() => done('hung'), 500))])).toBe('hung');
+      await hang(page);
       const listed = await call(browser, 'browser_tabs', { action: 'list' });
       expect(listed.tabs[0].title).toBe('(not responding)');
       const snapshot = await call(browser, 'browser_snapshot', {});
@@ -763,9 +768,7 @@ describe('nothing wedges the session', () => {
       expect(loaded.ok, JSON.stringify(loaded.error)).toBe(true);
       const page = await browser.page();
       await page.context().addCookies([{ name: 'login', value: 'ada', url: env.server.origin }]);
-      // Between two calls, a script of the page starts and never ends.
-      await page.evaluate('setTimeout(() => { while (true) {} }, 0)');
-      await expect.poll(() => Promise.race([page.evaluate('"answers"'), new Promise((done) => setTimeout(() => done('hung'), 500))])).toBe('hung');
+      await hang(page);
 
       // Same site: the hung tab's renderer would have to show it.
       const next = await call(browser, 'browser_navigate', { url: env.server.url('/fixtures/page-a.html') });
@@ -793,8 +796,7 @@ describe('nothing wedges the session', () => {
       await call(browser, 'browser_navigate', { url: env.server.url('/fixtures/page-b.html') });
       const page = await browser.page();
       await page.context().addCookies([{ name: 'login', value: 'ada', url: env.server.origin }]);
-      await page.evaluate('setTimeout(() => { while (true) {} }, 0)');
-      await expect.poll(() => Promise.race([page.evaluate('"answers"'), new Promise((done) => setTimeout(() => done('hung'), 500))])).toBe('hung');
+      await hang(page);
 
       // The tab can still be listed, and the list says which one does not answer.
       const listed = await call(browser, 'browser_tabs', { action: 'list' });

@@ -242,14 +242,17 @@ async function snapshotIfStill<T>(page: Page, traffic: Traffic, policy: SettlePo
  * (tag managers, ads, widgets: `Traffic.awaitedInFlight`) arrive on their own schedule.
  */
 function networkSettled(traffic: Traffic, policy: SettlePolicy, inFlight = traffic.awaitedInFlight()): boolean {
-  const quietFor = traffic.awaitedQuietFor();
-  return quietFor >= policy.quietMs || (quietFor >= policy.quietMs / 10 && inFlight === 0);
+  return traffic.awaitedQuietFor() >= quietWindow(policy, inFlight);
 }
 
 /** Milliseconds until `networkSettled` would hold if no request started or ended meanwhile (at least 1). */
 function untilQuiet(traffic: Traffic, policy: SettlePolicy): number {
-  const window = traffic.awaitedInFlight() === 0 ? policy.quietMs / 10 : policy.quietMs;
-  return Math.max(1, Math.ceil(window - traffic.awaitedQuietFor()));
+  return Math.max(1, Math.ceil(quietWindow(policy, traffic.awaitedInFlight()) - traffic.awaitedQuietFor()));
+}
+
+/** How long the awaited requests must have been quiet: a tenth of the window once all have answered, else all of it. */
+function quietWindow(policy: SettlePolicy, inFlight: number): number {
+  return inFlight === 0 ? policy.quietMs / 10 : policy.quietMs;
 }
 
 /** Looks up where each frame sits; one whose element cannot be read counts as in view, and is waited for. */

@@ -70,6 +70,16 @@ describe('navigate returns when the page is usable', () => {
     expect(result.loading).toMatch(new RegExp(`^refused ${n} requests \\(127\\.0\\.0\\.1:\\d+\\) that did not answer in 3 s$`));
   });
 
+  it('a script that never answers, asked for with a new query on every load (a cache-busting tag): the page is built without it after one more load, not one per form', async () => {
+    const key = `busted-${Date.now()}`;
+    const result = await call(env.browser, 'browser_navigate', { url: env.server.url(`/stuck-cache-busted-script?key=${key}`) });
+    expect(result.ok, JSON.stringify(result.error)).toBe(true);
+    expect(result.snapshot).toMatch(/^# After the script$/m);
+    expect(result.loading).toMatch(/^refused 2 requests \(127\.0\.0\.1:\d+\) that did not answer in 3 s$/);
+    // The first load waits out the cap; the second asks for a new form, refused at once with every form of it; the third is built.
+    expect(env.server.events.filter((event) => event === `loaded=${key}`)).toHaveLength(3);
+  });
+
   it('a script in the body that never answers, while the parser is still busy with a slow head: the page is loaded without it once it is overdue, not once the parser reaches it, and is built in time', async () => {
     // Twelve head scripts of 0.5 s in turn: a load spends 6 s on them. Refused when the parser reached it (or
     // twice the cap), the stuck script would leave too little of the 11 s for the second load's head.
@@ -150,6 +160,16 @@ describe('navigate returns when the page is usable', () => {
       expect(click.ok, JSON.stringify(click.error)).toBe(true);
     },
   );
+
+  it('a frame whose script never answers and is asked for with a new query on every load is loaded again without any form of it: what follows it shows', async () => {
+    const inner = env.server.otherSite('/stuck-cache-busted-script');
+    const result = await call(env.browser, 'browser_navigate', { url: env.server.url(`/frame?to=${encodeURIComponent(inner)}`) });
+    expect(result.ok, JSON.stringify(result.error)).toBe(true);
+    expect(result.snapshot).toMatch(/iframe:\n\s+# Before the script/);
+    let shown = '';
+    await expect.poll(async () => (shown = (await call(env.browser, 'browser_snapshot', {})).snapshot), { timeout: 15_000 }).toContain('button "Buy"');
+    expect(shown).toMatch(/# After the script/);
+  });
 
   it('a frame of another site whose style pulls in a sheet by @import that never answers is loaded again without it, and its button clicks', async () => {
     const inner = env.server.otherSite('/stuck-import-style');

@@ -5,12 +5,11 @@
  * after the page is parsed (Chromium paints nothing until it arrives, so no click, hover or screenshot can act
  * on the page; its snapshot still reads). Either is given up on after the cap, as an ad blocker would: a style
  * sheet is taken out of the document (unstick.ts), and for a script the page is loaded again without it
- * (DECISIONS 77, 79, 84, 85).
+ * (refusals.ts; DECISIONS 77, 79, 84, 85, 90).
  */
-import type { CDPSession, Page, Request } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { warmCapture } from '../snapshot/warmUp.js';
 import { sleep, type Deadline } from './deadline.js';
-import { stopLoading } from './unstick.js';
 import type { Traffic } from './traffic.js';
 
 /** How long no request has started or ended before a parser held by a script or style sheet counts as waiting on it. */
@@ -21,7 +20,8 @@ const PARSER_WAITING_MS = 10;
  * up on (`blockingStuck`); or the deadline. The parser counts as held by such a request once nothing else it could
  * be waiting on is out: no request moved for the quiet window, or every script and style sheet still out has gone
  * past its time too; on a page that keeps loading other things, once the request has been out for twice its time.
- * A script the markup has the parser run counts at once: the parser waits on it now or will when it gets there.
+ * A script the markup has the parser run counts at once: the parser waits on it now or will when it gets there;
+ * so does another form of an address an earlier load gave up on (`refusedBefore`, refusals.ts).
  * A held page whose next load was refused (`stopped`) counts as built: its document will not be parsed further.
  */
 export async function builtOrBlocked(
@@ -31,6 +31,7 @@ export async function builtOrBlocked(
   quietMs: number,
   giveUpMs: number,
   stopped: Promise<void>,
+  refusedBefore: RefusedBefore = () => false,
 ): Promise<'built' | 'blocked' | 'late'> {
   let waiting = true;
   const parsed = page.waitForLoadState('domcontentloaded', { timeout: deadline.forStep() }).then(
@@ -39,7 +40,7 @@ export async function builtOrBlocked(
   );
   const blocked = (async () => {
     while (waiting) {
-      if (traffic.documentArrived() && parserHeld(traffic, quietMs, giveUpMs)) return 'blocked' as const;
+      if (traffic.documentArrived() && parserHeld(traffic, quietMs, giveUpMs, refusedBefore)) return 'blocked' as const;
       await sleep(50);
     }
     return 'late' as const;
@@ -49,10 +50,12 @@ export async function builtOrBlocked(
   return outcome;
 }
 
-function parserHeld(traffic: Traffic, quietMs: number, giveUpMs: number): boolean {
+function parserHeld(traffic: Traffic, quietMs: number, giveUpMs: number, refusedBefore: RefusedBefore): boolean {
   const pending = blocking(traffic);
-  const stuck = blockingStuck(traffic, giveUpMs, pending);
+  const stuck = blockingStuck(traffic, giveUpMs, refusedBefore, pending);
   if (!stuck.length) return false;
+  // Another form of an address an earlier load gave up on: its server did not answer the first.
+  if (stuck.some(refusedBefore)) return true;
   // A script the markup has the parser run holds the page unparsed once the parser reaches it, if it does not
   // already: the sooner the page is loaded without it, the less of the load is spent for nothing.
   if (stuck.some((request) => traffic.parserRuns(request) === true)) return true;
@@ -85,6 +88,9 @@ async function rendersOrBlocked(page: Page, traffic: Traffic, giveUpMs: number, 
   return 'built';
 }
 
+/** True for a request given up on at once: another form of an address refused in an earlier load (refusals.ts). */
+export type RefusedBefore = (request: Request) => boolean;
+
 /**
  * Pending requests that can hold up the parser or rendering: scripts and style sheets (an image never does), but
  * not a script the parser is known not to wait on (`async` in the markup, or inserted by script).
@@ -100,12 +106,17 @@ function blocking(traffic: Traffic): Request[] {
  * server's six connections, behind the head's style sheets, behind more urgent requests) is not its server's and
  * does not count, unless the browser has sent nothing at all for as long: then it waits on a server that takes no
  * connection. One held behind six requests to its server that do not answer (an image among them) goes out once
- * they are given up on: they, not it, are the ones returned.
+ * they are given up on: they, not it, are the ones returned. Another form of an address an earlier load gave up on
+ * counts at once (`refusedBefore`).
  */
-export function blockingStuck(traffic: Traffic, giveUpMs: number, pending = blocking(traffic)): Request[] {
+export function blockingStuck(traffic: Traffic, giveUpMs: number, refusedBefore: RefusedBefore = () => false, pending = blocking(traffic)): Request[] {
   const stalled = !traffic.waits.sentWithin(giveUpMs);
   const stuck = new Set<Request>();
   for (const request of pending) {
+    if (refusedBefore(request)) {
+      stuck.add(request);
+      continue;
+    }
     for (const candidate of traffic.waits.heldBehind(request) ?? [request]) {
       const waited = stalled && traffic.waits.notSent(candidate) ? traffic.waits.pendingFor(candidate) : traffic.waits.outFor(candidate);
       if (waited >= giveUpMs) stuck.add(candidate);
@@ -123,43 +134,6 @@ export function blockingStuck(traffic: Traffic, giveUpMs: number, pending = bloc
 export function overdueSinceAsked(traffic: Traffic, giveUpMs: number): Request[] {
   const kinds = new Set(['script', 'stylesheet']);
   return traffic.pendingRequests().filter((request) => kinds.has(request.resourceType()) && !traffic.waits.notSent(request) && traffic.waits.pendingFor(request) >= giveUpMs);
-}
-
-/**
- * Loads the page again with the requests given up on refused at once, as an ad blocker would (CDP
- * Network.setBlockedURLs). The refusal holds for as long as its CDP session is open: until `end()`, when the
- * load policy is done with the page, so that each further load refuses everything given up on so far.
- */
-export class Refusals {
-  private cdp: CDPSession | undefined;
-  private readonly urls = new Set<string>();
-  reloads = 0;
-
-  /** Refuses `urls` too and loads the page again; returns once the new document has begun (it is then settled like the first). */
-  async reload(page: Page, urls: string[], deadline: Deadline): Promise<void> {
-    for (const url of urls) this.urls.add(url);
-    this.reloads++;
-    try {
-      if (!this.cdp) {
-        this.cdp = await page.context().newCDPSession(page);
-        await this.cdp.send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0 });
-      }
-      await this.cdp.send('Network.setBlockedURLs', { urls: [...this.urls] });
-      // The requests of the load being left are ended first: one that never answers holds a connection the
-      // new load may need (six of them, every connection to an HTTP/1.1 server).
-      await this.cdp.send('Page.stopLoading');
-      await page.reload({ waitUntil: 'commit', timeout: deadline.forStep() });
-    } catch {
-      await stopLoading(page); // no further load: keep what the last one built
-    }
-  }
-
-  /** Ends the refusal. Awaited: a refusal still held when the tab's next load begins would refuse its requests too. */
-  async end(): Promise<void> {
-    const cdp = this.cdp;
-    this.cdp = undefined;
-    await cdp?.detach().catch(() => {});
-  }
 }
 
 /**

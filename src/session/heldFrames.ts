@@ -14,14 +14,17 @@
  * frame's are watched for here, for the tab's whole life (a frame the page adds later too), once a request has
  * gone the settle cap without its whole answer. A slow server's (an answer within the cap) is waited for. A frame
  * is loaded again only when its document came by GET from an http(s) address (a form's answer or a `srcdoc`
- * cannot be), when none of its fields holds what was typed or chosen in it (that would be lost), and at most twice.
+ * cannot be), when none of its fields holds what was typed or chosen in it (that would be lost), and at most twice:
+ * the second time for a request the first load had not reached, or for another form of a refused address that the
+ * frame loaded again asks for (refusals.ts).
  */
 import type { CDPSession, Frame, Page, Request } from 'playwright-core';
 import { sleep } from './deadline.js';
+import { RefusedAddresses } from './refusals.js';
 import type { Traffic } from './traffic.js';
 import { removeSheetLinks } from './unstick.js';
 
-/** Loads of one frame with its late requests refused: a second for a stuck one the first load had not reached. */
+/** Loads of one frame with its late requests refused: a second for a stuck one the first had not reached, or a new form of one. */
 const MAX_RELOADS = 2;
 /** How long a frame may take to tell whether it is still parsed, or to paint. */
 const ANSWER_MS = 3_000;
@@ -30,9 +33,9 @@ const REFUSAL_MS = 30_000;
 
 /** Watches `page`'s frames, for as long as it lives, for style sheets and scripts unanswered (by `traffic`) after `capMs`. */
 export function unholdFrames(page: Page, traffic: Traffic, capMs: number): void {
-  /** Each frame's latest document request, the URLs refused for it so far, and how often it was loaded again. */
+  /** Each frame's latest document request, the addresses refused for it so far, and how often it was loaded again. */
   const documents = new WeakMap<Frame, Request>();
-  const refused = new WeakMap<Frame, Set<string>>();
+  const refused = new WeakMap<Frame, RefusedAddresses>();
   const reloads = new WeakMap<Frame, number>();
   const checking = new WeakSet<Frame>();
   const pending = (request: Request) => traffic.pendingRequests().includes(request);
@@ -55,12 +58,12 @@ export function unholdFrames(page: Page, traffic: Traffic, capMs: number): void 
       if (!(await answerWithin(kind === 'script' ? frame.evaluate(() => document.readyState === 'loading') : paintsNot(frame)))) return;
       // What was typed or chosen in the frame's fields would be lost by loading it again: it is left held.
       if (!pending(request) || (await answerWithin(frame.evaluate(hasEdits), true))) return;
-      const late = traffic.pendingRequests().filter((other) => frameOf(other) === frame && other.resourceType() === kind && traffic.waits.pendingFor(other) >= capMs);
-      const urls = refused.get(frame) ?? new Set<string>();
-      for (const other of late) urls.add(other.url());
-      refused.set(frame, urls);
+      const addresses = refused.get(frame) ?? new RefusedAddresses();
+      const late = traffic.pendingRequests().filter((other) => frameOf(other) === frame && other.resourceType() === kind && (traffic.waits.pendingFor(other) >= capMs || addresses.reissued(other.url())));
+      addresses.refuse(late.map((other) => other.url()));
+      refused.set(frame, addresses);
       reloads.set(frame, (reloads.get(frame) ?? 0) + 1);
-      void loadAgainRefusing(page, frame, [...urls]);
+      void loadAgainRefusing(page, frame, addresses.patterns());
     } finally {
       checking.delete(frame);
     }
@@ -69,8 +72,13 @@ export function unholdFrames(page: Page, traffic: Traffic, capMs: number): void 
   page.on('request', (request) => {
     const frame = frameOf(request);
     if (!frame || frame === page.mainFrame()) return;
-    if (request.isNavigationRequest()) documents.set(frame, request);
-    else if (request.resourceType() === 'script' || request.resourceType() === 'stylesheet') setTimeout(() => void unhold(frame, request), capMs).unref?.();
+    if (request.isNavigationRequest()) return void documents.set(frame, request);
+    refused.get(frame)?.noteAsked(request.url());
+    if (request.resourceType() === 'script' || request.resourceType() === 'stylesheet') {
+      // A refused address the frame asks for again with a new query (a cache-busting one) is looked at at once.
+      const wait = refused.get(frame)?.reissued(request.url()) ? 0 : capMs;
+      setTimeout(() => void unhold(frame, request), wait).unref?.();
+    }
   });
 }
 
@@ -105,11 +113,11 @@ function hasEdits(): boolean {
 }
 
 /**
- * Loads `frame` again with `urls` refused (CDP Network.setBlockedURLs). The refusal is made on the frame's own
+ * Loads `frame` again with the addresses `patterns` match refused (CDP Network.setBlockedURLs). The refusal is made on the frame's own
  * CDP session when it runs in a process of its own (a frame of another site), else on the tab's, and holds until
  * the frame is parsed again.
  */
-async function loadAgainRefusing(page: Page, frame: Frame, urls: string[]): Promise<void> {
+async function loadAgainRefusing(page: Page, frame: Frame, patterns: string[]): Promise<void> {
   let cdp: CDPSession | undefined;
   try {
     cdp = await page
@@ -117,7 +125,7 @@ async function loadAgainRefusing(page: Page, frame: Frame, urls: string[]): Prom
       .newCDPSession(frame)
       .catch(() => page.context().newCDPSession(page)); // a frame of the tab's own process has no session of its own
     await cdp.send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0 });
-    await cdp.send('Network.setBlockedURLs', { urls });
+    await cdp.send('Network.setBlockedURLs', { urls: patterns });
     await frame.goto(frame.url(), { waitUntil: 'domcontentloaded', timeout: REFUSAL_MS });
   } catch {
     // the frame went away, was loaded again meanwhile, or the tab closed: nothing more to do

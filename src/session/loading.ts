@@ -11,7 +11,8 @@ import { frameInView } from '../snapshot/frameInView.js';
 import { holdIfLooping, markHeld, type Loop } from '../snapshot/navigating.js';
 import { stage, stageSync } from '../stages.js';
 import { sleep, type Deadline } from './deadline.js';
-import { blockingStuck, builtOrBlocked, overdueSinceAsked, Refusals, warmUpWhileWaiting } from './building.js';
+import { blockingStuck, builtOrBlocked, overdueSinceAsked, warmUpWhileWaiting } from './building.js';
+import { Refusals } from './refusals.js';
 import { hostOf } from './sites.js';
 import { removeSheetLinks, stopLoading } from './unstick.js';
 import type { Traffic } from './traffic.js';
@@ -88,11 +89,11 @@ async function settleRefusing<T>(page: Page, traffic: Traffic, deadline: Deadlin
   const warmUp = early ? warmUpWhileWaiting(page, traffic) : undefined;
   const givenUp = new Map<string, Request>();
   for (;;) {
-    const outcome = await stage('load: until parsed', () => builtOrBlocked(page, traffic, deadline, policy.quietMs, giveUpMs, loop.stopped)).finally(() => warmUp?.stop());
+    const outcome = await stage('load: until parsed', () => builtOrBlocked(page, traffic, deadline, policy.quietMs, giveUpMs, loop.stopped, refusals.refusedBefore)).finally(() => warmUp?.stop());
     if (page.isClosed()) return { parsed: true };
     if (outcome === 'late') return { parsed: false, loading: describeLoading(traffic, 'its document is still arriving') };
     if (outcome === 'built') break;
-    const stuck = blockingStuck(traffic, giveUpMs);
+    const stuck = blockingStuck(traffic, giveUpMs, refusals.refusedBefore);
     for (const request of stuck) givenUp.set(request.url(), request);
     // Style sheets alone: taken out of the document, which then renders (and its parser goes on) without a second
     // load. Not when other requests to their server wait for a connection they hold: taking a <link> out does

@@ -101,6 +101,14 @@ const MISBEHAVING: Record<string, (url: URL, res: ServerResponse) => void | Prom
     const scripts = Array.from({ length: Number(url.searchParams.get('n') ?? 2) }, (_, i) => `<script>document.write('<script src="/never?script=${i + 1}"><\\/script>')</script>`);
     page(res, 'Stuck scripts', `<h1>Before the scripts</h1>${scripts.join('')}<h1>After the scripts</h1><button>Buy</button>`);
   },
+  // A tag that writes a script whose server never answers, with a new query each time (a cache-busting timestamp, as ad
+  // tags add): the page loaded again asks for a new form of it. An image records each load (?key=).
+  '/stuck-cache-busted-script': (url, res) =>
+    page(
+      res,
+      'Cache-busted script',
+      `<img src="/event?loaded=${encodeURIComponent(url.searchParams.get('key') ?? '')}" alt=""><h1>Before the script</h1><script>document.write('<script src="/never?cb=' + Date.now() + Math.random() + '"><\\/script>')</script><h1>After the script</h1><button>Buy</button>`,
+    ),
   // The parser goes slowly through its head (?n= scripts, each written once the one before it has run, each
   // answering after ?ms=), and a script in its body never answers.
   '/slow-head-stuck-body': (url, res) => {

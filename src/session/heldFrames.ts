@@ -113,9 +113,9 @@ function hasEdits(): boolean {
 }
 
 /**
- * Loads `frame` again with the addresses `patterns` match refused (CDP Network.setBlockedURLs). The refusal is made on the frame's own
- * CDP session when it runs in a process of its own (a frame of another site), else on the tab's, and holds until
- * the frame is parsed again.
+ * Loads `frame` again with the addresses `patterns` match refused (CDP Network.setBlockedURLs). The refusal is made
+ * on the frame's own CDP session when it runs in a process of its own (a frame of another site), else on the tab's,
+ * and holds until the frame is parsed again.
  */
 async function loadAgainRefusing(page: Page, frame: Frame, patterns: string[]): Promise<void> {
   let cdp: CDPSession | undefined;

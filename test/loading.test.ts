@@ -63,6 +63,19 @@ describe('navigate returns when the page is usable', () => {
     expect(env.server.events.filter((event) => event === `loaded=${key}`)).toHaveLength(1);
   });
 
+  it('a style sheet that never answers, linked again further down before another script: the page goes on past both, loaded once, and its button clicks', async () => {
+    const key = `twice-${Date.now()}`;
+    const result = await call(env.browser, 'browser_navigate', { url: env.server.url(`/stuck-style-linked-twice?key=${key}`) });
+    expect(result.ok, JSON.stringify(result.error)).toBe(true);
+    expect(result.title).toBe('Second');
+    expect(result.snapshot).toMatch(/^# After the copies$/m);
+    expect(result.loading).toMatch(/^refused 1 request \(127\.0\.0\.1:\d+\) that did not answer in 3 s$/);
+    const click = await call(env.browser, 'browser_click', { ref: refOf(result.snapshot, 'button', 'Buy') });
+    expect(click.ok, JSON.stringify(click.error)).toBe(true);
+    expect(click.changes).toContain('button "Bought"');
+    expect(env.server.events.filter((event) => event === `loaded=${key}`)).toHaveLength(1);
+  });
+
   it.each([2, 3])('%i scripts that never answer, each reached only once the one before is refused: the page is built without them', async (n) => {
     const result = await call(env.browser, 'browser_navigate', { url: env.server.url(`/stuck-scripts-in-turn?n=${n}`) });
     expect(result.ok, JSON.stringify(result.error)).toBe(true);

@@ -101,6 +101,14 @@ const MISBEHAVING: Record<string, (url: URL, res: ServerResponse) => void | Prom
     const scripts = Array.from({ length: Number(url.searchParams.get('n') ?? 2) }, (_, i) => `<script>document.write('<script src="/never?script=${i + 1}"><\\/script>')</script>`);
     page(res, 'Stuck scripts', `<h1>Before the scripts</h1>${scripts.join('')}<h1>After the scripts</h1><button>Buy</button>`);
   },
+  // A widget that links its style sheet again with each copy of it, each followed by a script: the sheet never
+  // answers, and each script waits on it. An image records each load (?key=).
+  '/stuck-style-linked-twice': (url, res) =>
+    page(
+      res,
+      'Linked twice',
+      `<img src="/event?loaded=${encodeURIComponent(url.searchParams.get('key') ?? '')}" alt=""><link rel="stylesheet" href="/never?sheet=widget"><script>document.title = 'First'</script><h1>Between the copies</h1><link rel="stylesheet" href="/never?sheet=widget"><script>document.title = 'Second'</script><h1>After the copies</h1><button onclick="this.textContent = 'Bought'">Buy</button>`,
+    ),
   // A tag that writes a script whose server never answers, with a new query each time (a cache-busting timestamp, as ad
   // tags add): the page loaded again asks for a new form of it. An image records each load (?key=).
   '/stuck-cache-busted-script': (url, res) =>

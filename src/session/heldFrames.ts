@@ -28,6 +28,8 @@ import { removeSheetLinks } from './unstick.js';
 const MAX_RELOADS = 2;
 /** How long a frame may take to tell whether it is still parsed, or to paint. */
 const ANSWER_MS = 3_000;
+/** When a new form of a refused address (refusals.ts) is looked at, rather than at the cap. */
+const REISSUED_MS = 500;
 /** How long a reloaded frame's refusal holds at most, if the frame is never parsed. */
 const REFUSAL_MS = 30_000;
 
@@ -75,9 +77,10 @@ export function unholdFrames(page: Page, traffic: Traffic, capMs: number): void 
     if (request.isNavigationRequest()) return void documents.set(frame, request);
     refused.get(frame)?.noteAsked(request.url());
     if (request.resourceType() === 'script' || request.resourceType() === 'stylesheet') {
-      // A refused address the frame asks for again with a new query (a cache-busting one) is looked at at once.
-      const wait = refused.get(frame)?.reissued(request.url()) ? 0 : capMs;
-      setTimeout(() => void unhold(frame, request), wait).unref?.();
+      setTimeout(() => void unhold(frame, request), capMs).unref?.();
+      // A refused address the frame asks for again with a new query (a cache-busting one) is looked at soon too,
+      // once the frame's document has surely ended (a frame still loading its document is not loaded again).
+      if (refused.get(frame)?.reissued(request.url())) setTimeout(() => void unhold(frame, request), REISSUED_MS).unref?.();
     }
   });
 }

@@ -79,7 +79,8 @@ export function unholdFrames(page: Page, traffic: Traffic, capMs: number): void 
     if (request.resourceType() === 'script' || request.resourceType() === 'stylesheet') {
       setTimeout(() => void unhold(frame, request), capMs).unref?.();
       // A refused address the frame asks for again with a new query (a cache-busting one) is looked at soon too,
-      // once the frame's document has surely ended (a frame still loading its document is not loaded again).
+      // when the frame's document is usually counted as ended: a frame still loading its document is not loaded
+      // again, and then the look at the cap frees it.
       if (refused.get(frame)?.reissued(request.url())) setTimeout(() => void unhold(frame, request), REISSUED_MS).unref?.();
     }
   });

@@ -31,7 +31,7 @@ export async function builtOrBlocked(
   quietMs: number,
   giveUpMs: number,
   stopped: Promise<void>,
-  refusedBefore: RefusedBefore = () => false,
+  refusedBefore: RefusedBefore,
 ): Promise<'built' | 'blocked' | 'late'> {
   let waiting = true;
   const parsed = page.waitForLoadState('domcontentloaded', { timeout: deadline.forStep() }).then(
@@ -109,7 +109,7 @@ function blocking(traffic: Traffic): Request[] {
  * they are given up on: they, not it, are the ones returned. Another form of an address an earlier load gave up on
  * counts at once (`refusedBefore`).
  */
-export function blockingStuck(traffic: Traffic, giveUpMs: number, refusedBefore: RefusedBefore = () => false, pending = blocking(traffic)): Request[] {
+export function blockingStuck(traffic: Traffic, giveUpMs: number, refusedBefore: RefusedBefore, pending = blocking(traffic)): Request[] {
   const stalled = !traffic.waits.sentWithin(giveUpMs);
   const stuck = new Set<Request>();
   for (const request of pending) {

@@ -88,13 +88,18 @@ async function settleRefusing<T>(page: Page, traffic: Traffic, deadline: Deadlin
   const giveUpMs = Math.min(policy.maxMs, deadline.forStep() / 2);
   const warmUp = early ? warmUpWhileWaiting(page, traffic) : undefined;
   const givenUp = new Map<string, Request>();
+  // Another form of an address already given up on (a cache-busting query) is refused too, but is one request to the model.
+  const newForms = new Set<string>();
   for (;;) {
     const outcome = await stage('load: until parsed', () => builtOrBlocked(page, traffic, deadline, policy.quietMs, giveUpMs, loop.stopped, refusals.refusedBefore)).finally(() => warmUp?.stop());
     if (page.isClosed()) return { parsed: true };
     if (outcome === 'late') return { parsed: false, loading: describeLoading(traffic, 'its document is still arriving') };
     if (outcome === 'built') break;
     const stuck = blockingStuck(traffic, giveUpMs, refusals.refusedBefore);
-    for (const request of stuck) givenUp.set(request.url(), request);
+    for (const request of stuck) {
+      if (refusals.refusedBefore(request)) newForms.add(request.url());
+      givenUp.set(request.url(), request);
+    }
     // Style sheets alone: taken out of the document, which then renders (and its parser goes on) without a second
     // load. Not when other requests to their server wait for a connection they hold: taking a <link> out does
     // not end its request, so those would go on waiting behind it.
@@ -112,7 +117,7 @@ async function settleRefusing<T>(page: Page, traffic: Traffic, deadline: Deadlin
     await stopLoading(page);
     break;
   }
-  const refused = describeRequests([...givenUp.values()]);
+  const refused = describeRequests([...givenUp.values()].filter((request) => !newForms.has(request.url())));
 
   // The snapshot cannot begin yet: build its helpers while the page waits.
   if (warmUp && !mayTakeEarly(traffic, policy, 0)) warmUp.now();

@@ -48,6 +48,8 @@ interface Options {
   capMs: number;
   systems?: string[];
   write: boolean;
+  protocol: 'http1' | 'h2';
+  caching: 'no-store' | 'max-age';
 }
 
 function parseOptions(): Options {
@@ -61,6 +63,8 @@ function parseOptions(): Options {
       cap: { type: 'string', default: String(DEFAULT_CAP_MS) },
       systems: { type: 'string' },
       'no-write': { type: 'boolean', default: false },
+      protocol: { type: 'string', default: 'http1' },
+      caching: { type: 'string', default: 'no-store' },
     },
   });
   let pages = readdirSync(CORPUS_DIR)
@@ -79,7 +83,11 @@ function parseOptions(): Options {
   const latency = values.latency ? { medianMs: medianMs!, sigma: sigma!, maxMs: maxMs! } : DEFAULT_LATENCY;
   if (![latency.medianMs, latency.sigma, latency.maxMs].every((n) => n >= 0)) throw new Error(`--latency is median ms, sigma, cut-off ms, not ${values.latency}`);
   const systems = values.systems?.split(',').map((s) => s.trim()).filter(Boolean);
-  return { pages, seed: values.seed!, stuckShare, latency, capMs: Number(values.cap), systems, write: !values['no-write'] };
+  const protocol = values.protocol as Options['protocol'];
+  if (protocol !== 'http1' && protocol !== 'h2') throw new Error(`--protocol is http1 or h2, not ${values.protocol}`);
+  const caching = values.caching as Options['caching'];
+  if (caching !== 'no-store' && caching !== 'max-age') throw new Error(`--caching is no-store or max-age, not ${values.caching}`);
+  return { pages, seed: values.seed!, stuckShare, latency, capMs: Number(values.cap), systems, write: !values['no-write'], protocol, caching };
 }
 
 /** The corpus under /corpus/ and the fixtures under /fixtures/, as test/helpers/server.ts serves them. */
@@ -210,7 +218,7 @@ async function main(): Promise<void> {
   const systems = options.systems ? all.filter((s) => options.systems!.includes(s.id)) : all;
   const runners: Runner[] = [];
   for (const system of systems) {
-    const standIn = await startStandIn({ seed: options.seed, stuckShare: options.stuckShare, latency: options.latency, local: servePages });
+    const standIn = await startStandIn({ seed: options.seed, stuckShare: options.stuckShare, latency: options.latency, protocol: options.protocol, caching: options.caching, local: servePages });
     runners.push(new Runner(system, standIn, options.capMs));
   }
   const closeAll = async () => {
@@ -243,7 +251,7 @@ async function main(): Promise<void> {
         'playwright-core (@playwright/mcp)': packageVersion('playwright-core', join(ROOT, 'node_modules/@playwright/mcp')),
       },
       systems: systems.map((s) => ({ id: s.id, description: s.description })),
-      standIn: { seed: options.seed, stuckShare: options.stuckShare, latency: options.latency, capMs: options.capMs, pages: options.pages.length },
+      standIn: { seed: options.seed, stuckShare: options.stuckShare, latency: options.latency, protocol: options.protocol, caching: options.caching, capMs: options.capMs, pages: options.pages.length },
       notes: [],
     },
     pages: [],

@@ -50,7 +50,7 @@ export interface NetworkResults {
     loadAverage: { start: number; end?: number; mean?: number; max?: number };
     versions: Record<string, string>;
     systems: Array<{ id: string; description: string }>;
-    standIn: { seed: string; stuckShare: number; latency: LatencyModel; capMs: number; pages: number };
+    standIn: { seed: string; stuckShare: number; latency: LatencyModel; protocol?: 'http1' | 'h2'; caching?: 'no-store' | 'max-age'; capMs: number; pages: number };
     notes: string[];
   };
   pages: PageRun[];
@@ -226,7 +226,7 @@ export function renderMarkdown(results: NetworkResults): string {
     `- One-minute load average: ${load.start} at the start, ${load.end ?? '?'} at the end, mean ${load.mean ?? '?'}, max ${load.max ?? '?'} over the pages (other work on the machine inflates every time here)`,
     `- Versions: ${Object.entries(meta.versions).map(([k, v]) => `${k} ${v}`).join(', ')}`,
     `- Pages: ${meta.standIn.pages} from \`shared/corpus/pages\`, served on 127.0.0.1 with no added latency.`,
-    `- Stand-in internet: every other host resolves to a local server (Chromium \`--host-resolver-rules\`, HTTP and HTTPS on one port, self-signed certificate, \`--ignore-certificate-errors\`). Latency to the first byte: log-normal, median ${latency.medianMs} ms, σ ${latency.sigma} (p90 ≈ ${Math.round(latency.medianMs * Math.exp(latency.sigma * 1.2816))} ms, p95 ≈ ${Math.round(latency.medianMs * Math.exp(latency.sigma * 1.6449))} ms), cut at ${latency.maxMs} ms. Never answered: ${(meta.standIn.stuckShare * 100).toFixed(1)}% of URLs. Both are drawn from a hash of seed \`${meta.standIn.seed}\`, host and path, so every system meets the same slow and stuck requests. Answers are empty scripts and style sheets, a 1x1 GIF, \`{}\`, an empty HTML document; \`cache-control: no-store\`.`,
+    `- Stand-in internet: every other host resolves to a local server (Chromium \`--host-resolver-rules\`, HTTP and HTTPS on one port, self-signed certificate, \`--ignore-certificate-errors\`; https hosts speak ${meta.standIn.protocol === 'h2' ? 'HTTP/2: one connection per host, a request that is never answered holds up no other' : 'HTTP/1.1: six connections per host, as Chromium opens them; requests that are never answered hold them'}). Latency to the first byte: log-normal, median ${latency.medianMs} ms, σ ${latency.sigma} (p90 ≈ ${Math.round(latency.medianMs * Math.exp(latency.sigma * 1.2816))} ms, p95 ≈ ${Math.round(latency.medianMs * Math.exp(latency.sigma * 1.6449))} ms), cut at ${latency.maxMs} ms. Never answered: ${(meta.standIn.stuckShare * 100).toFixed(1)}% of URLs. Both are drawn from a hash of seed \`${meta.standIn.seed}\`, host and path, so every system meets the same slow and stuck requests. Answers are empty scripts and style sheets, a 1x1 GIF, \`{}\`, an empty HTML document; ${meta.standIn.caching === 'max-age' ? '\`cache-control: public, max-age=3600\` for scripts, style sheets, images and fonts (each browser asks for a file once per run), \`no-store\` for documents and data' : '\`cache-control: no-store\` (every request reaches the stand-in)'}.`,
     `- Each call is capped at ${meta.standIn.capMs / 1000} s (hitting it is an error, \`cap\`; the system is then restarted). Systems run interleaved, the order rotating page by page; the same Chromium, viewport 1280x720, the same flags.`,
     '',
     'Systems and how they wait by default:',

@@ -14,6 +14,7 @@
 import { createHash } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
+import { createSecureServer as createHttp2Server } from 'node:http2';
 import { createServer as createNetServer, type Socket } from 'node:net';
 import { selfSignedCertificate } from './cert.js';
 
@@ -38,6 +39,21 @@ export interface StandInOptions {
   latency?: LatencyModel;
   /** Serves requests for 127.0.0.1 (the pages themselves). Without it they get a 404. */
   local?: RequestListener;
+  /**
+   * How https hosts answer: `http1` (the default, kept so that runs stay comparable) gives each host the six
+   * HTTP/1.1 connections Chromium opens to it, so a host's unanswered requests hold its connections and its
+   * other requests queue behind them. `h2` speaks HTTP/2 as the real web's CDNs do: one connection per host,
+   * each request a stream of its own, so an unanswered one holds up nothing else. Plain http stays HTTP/1.1
+   * either way, as it does on the real web.
+   */
+  protocol?: 'http1' | 'h2';
+  /**
+   * `no-store` (the default): every request goes to the stand-in, each time it is made. `max-age` lets the
+   * browser keep scripts, style sheets, images and fonts for an hour, as CDNs do: a file asked for again (by the
+   * next page of the run, or by the same page loaded again) comes from its cache. Documents and data are
+   * never kept.
+   */
+  caching?: 'no-store' | 'max-age';
 }
 
 export interface Fate {
@@ -144,6 +160,11 @@ function corsHeaders(req: IncomingMessage): Record<string, string> {
   return origin ? { 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true', vary: 'Origin' } : { 'access-control-allow-origin': '*' };
 }
 
+/** The host asked for: HTTP/2 carries it as `:authority`, HTTP/1.1 as `Host`. */
+function hostHeader(req: IncomingMessage): string | undefined {
+  return req.headers.host ?? (req.headers[':authority'] as string | undefined);
+}
+
 function isLocalHost(host: string | undefined): boolean {
   return host === undefined || /^127\.0\.0\.1(:\d+)?$/.test(host);
 }
@@ -157,8 +178,10 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
 
+  // Files a CDN lets browsers keep; documents (an ad's frame) and data (an API's answer) are asked for each time.
+  const cacheControl = (kind: Kind) => (options.caching === 'max-age' && ['script', 'style', 'image', 'font'].includes(kind) ? 'public, max-age=3600' : 'no-store');
   const answerThirdParty = (req: IncomingMessage, res: ServerResponse, tls: boolean) => {
-    const host = req.headers.host ?? 'unknown';
+    const host = hostHeader(req) ?? 'unknown';
     const url = `${tls ? 'https' : 'http'}://${host}${req.url ?? '/'}`;
     const fate = fateOf(url, seed, stuckShare, latency);
     const path = new URL(url).pathname;
@@ -177,8 +200,8 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
     if (fate.stuck) return; // never answered; the socket stays open until the browser gives up or we close
     const timer = setTimeout(() => {
       timers.delete(timer);
-      if (res.destroyed) return;
-      const headers = { ...corsHeaders(req), 'cache-control': 'no-store', 'timing-allow-origin': '*' };
+      if (res.destroyed || res.writableEnded || (res as { stream?: { destroyed: boolean } }).stream?.destroyed) return;
+      const headers = { ...corsHeaders(req), 'cache-control': cacheControl(entry.kind), 'timing-allow-origin': '*' };
       if (req.method === 'OPTIONS') {
         // A CORS preflight: allow whatever was asked.
         const asked = req.headers['access-control-request-headers'];
@@ -193,7 +216,7 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
   };
 
   const route = (tls: boolean): RequestListener => (req, res) => {
-    if (!isLocalHost(req.headers.host)) return answerThirdParty(req, res, tls);
+    if (!isLocalHost(hostHeader(req))) return answerThirdParty(req, res, tls);
     const entry: LocalRequest = { at: performance.now(), path: req.url ?? '/' };
     local.push(entry);
     res.on('finish', () => (entry.finishedAt = performance.now()));
@@ -202,7 +225,8 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
   };
 
   const plain = createHttpServer(route(false));
-  const secure = createHttpsServer(selfSignedCertificate(), route(true));
+  // HTTP/2's compatibility API hands the same listener a request and response of the same shape.
+  const secure = options.protocol === 'h2' ? createHttp2Server({ ...selfSignedCertificate(), allowHTTP1: true }, route(true) as never) : createHttpsServer(selfSignedCertificate(), route(true));
 
   // One port for both: the first byte of a TLS connection is a handshake record (0x16), never a letter of
   // an HTTP method. Peek at it, put it back, and hand the socket to the matching server.

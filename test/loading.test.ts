@@ -150,15 +150,18 @@ describe('navigate returns when the page is usable', () => {
   });
 
   it.each(['of another site', 'of the same site'])(
-    'a frame %s whose script never answers is loaded again without it: what its markup has after the script shows, and clicks',
+    'a frame %s whose script never answers is named as shown in part, then loaded again without it: what its markup has after the script shows, and clicks',
     async (which) => {
       const inner = which === 'of another site' ? env.server.otherSite('/stuck-script') : '/stuck-script';
       const result = await call(env.browser, 'browser_navigate', { url: env.server.url(`/frame?to=${encodeURIComponent(inner)}`) });
       expect(result.ok, JSON.stringify(result.error)).toBe(true);
       expect(result.snapshot).toMatch(/iframe:\n\s+# Before the script/);
+      // The model is told that the frame shows only its top, and that more is to come.
+      expect(result.snapshot).toMatch(/^still loading, shown in part so far: frame "inner" \((tags\.other-site\.test|127\.0\.0\.1):\d+\)$/m);
       // Once the script has gone the settle cap (3 s) without an answer, the frame is loaded again without it.
       let shown = '';
       await expect.poll(async () => (shown = (await call(env.browser, 'browser_snapshot', {})).snapshot), { timeout: 15_000 }).toContain('button "After the script"');
+      expect(shown).not.toMatch(/still loading/);
       const click = await call(env.browser, 'browser_click', { ref: refOf(shown, 'button', 'After the script') });
       expect(click.ok, JSON.stringify(click.error)).toBe(true);
     },
@@ -697,6 +700,14 @@ describe('nothing wedges the session', () => {
       expect(snapshot.snapshot).toMatch(/^still loading, not shown yet: frame "inner" \(127\.0\.0\.1:\d+\)$/m);
       expect(snapshot.snapshot).toContain('button "Add the frame"');
     }
+  });
+
+  it('a frame the page adds whose script never answers: the click shows its top and says it is shown in part', async () => {
+    const page = await call(env.browser, 'browser_navigate', { url: env.server.url(`/frame?later&to=${encodeURIComponent(env.server.otherSite('/stuck-script'))}`) });
+    const click = await call(env.browser, 'browser_click', { ref: refOf(page.snapshot, 'button', 'Add the frame') });
+    expect(click.ok, JSON.stringify(click.error)).toBe(true);
+    expect(click.changes).toMatch(/^\+ still loading, shown in part so far: frame "inner" \(tags\.other-site\.test:\d+\)$/m);
+    expect(click.changes).toMatch(/Before the script/);
   });
 
   it('a frame two screens down whose document never comes is left loading, not emptied, and named by a snapshot of the page', async () => {

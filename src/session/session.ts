@@ -78,6 +78,7 @@ export class BrowserSession {
     this.refs = new RefManager(() => ({ scope: 'viewport', maxTokens: config.snapshotMaxTokens }), {
       secretSelector: config.secretSelector,
       framesAwaitingDocument: (page) => this.tabs.eventsOf(page).traffic.framesAwaitingDocument(),
+      framesBeingParsed: (page) => this.tabs.eventsOf(page).traffic.framesBeingParsed(),
     });
     this.stopListening = browser.onDisconnect((lost) => {
       if (!this.context) return;

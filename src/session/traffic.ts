@@ -233,6 +233,18 @@ export class Traffic {
   }
 
   /**
+   * Frames whose document has begun to arrive and is not parsed yet, with their host: a snapshot shows only what
+   * their parser has reached (a script or style sheet of theirs that does not answer holds it there).
+   */
+  framesBeingParsed(): Array<{ frame: Frame; host: string }> {
+    const awaiting = new Set(this.framesAwaitingDocument().map(({ frame }) => frame));
+    return this.page
+      .frames()
+      .filter((frame) => this.frameDocuments.has(frame) && !this.parsedFrames.has(frame) && !awaiting.has(frame) && !frame.isDetached())
+      .map((frame) => ({ frame, host: hostOf(frame.url()) }));
+  }
+
+  /**
    * Frames of the tab's document not yet placed (`placeFrame`) that have a request in flight the page is waited
    * for: their document, or what it loads.
    */

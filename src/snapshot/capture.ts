@@ -12,7 +12,7 @@ import { CHANGES_KEY, ownChanges, readableFrameDocuments } from './changes.js';
 import { LISTENERS_KEY } from './listeners.js';
 import { stage } from '../stages.js';
 import { chooseRegion, ownRoots, type RegionArgs, type RegionTallies } from './region.js';
-import { hideLoadingFrames, type LoadingFrame } from './loadingFrames.js';
+import { hideLoadingFrames, labelFrames, type LoadingFrame } from './loadingFrames.js';
 import { hideBlankFrames, showBlankFrames, type BlankFramesArgs } from './blankFrames.js';
 
 export type { ElementFacts, Overlay, PageMetrics } from './facts.js';
@@ -71,6 +71,8 @@ export interface Capture {
   region?: CaptureRegion;
   /** Frames left out because their document had not begun to arrive (loadingFrames.ts). */
   loadingFrames?: LoadingFrame[];
+  /** Frames captured as far as their parser had reached: their document was still arriving or held (loadingFrames.ts). */
+  partFrames?: LoadingFrame[];
   /** The page kept replacing its document by itself (a reload loop), so its loading was stopped to read it. */
   stoppedLoop?: boolean;
 }
@@ -179,6 +181,8 @@ export interface CaptureOptions {
   secretSelector?: string;
   /** The tab's frames whose document has not begun to arrive, with the host it is asked from: left out (loadingFrames.ts). */
   framesAwaitingDocument?: (page: Page) => Array<{ frame: Frame; host: string }>;
+  /** The tab's frames whose document has come but is not parsed yet: captured in part, and named (loadingFrames.ts). */
+  framesBeingParsed?: (page: Page) => Array<{ frame: Frame; host: string }>;
 }
 
 /** Only the part of the page around the viewport (region.ts); without it, the whole page. */
@@ -190,21 +194,31 @@ export type CaptureScope = { region: RegionArgs } | { region?: undefined };
  */
 export async function capturePage(page: Page, options: CaptureOptions = {}, scope: CaptureScope = {}): Promise<Capture> {
   const { value, held } = await readThroughNavigations(page, (watchLeaving) =>
-    captureOnce(page, options.secretSelector ?? '', scope.region, options.framesAwaitingDocument?.(page) ?? [], watchLeaving),
+    captureOnce(page, options.secretSelector ?? '', scope.region, options.framesAwaitingDocument?.(page) ?? [], options.framesBeingParsed?.(page) ?? [], watchLeaving),
   );
   return held ? { ...value, stoppedLoop: true } : value;
 }
 
-async function captureOnce(page: Page, secretSelector: string, region: RegionArgs | undefined, awaiting: Array<{ frame: Frame; host: string }>, watchLeaving: boolean): Promise<Capture> {
+async function captureOnce(
+  page: Page,
+  secretSelector: string,
+  region: RegionArgs | undefined,
+  awaiting: Array<{ frame: Frame; host: string }>,
+  parsing: Array<{ frame: Frame; host: string }>,
+  watchLeaving: boolean,
+): Promise<Capture> {
   // Hidden while the facts are read (they do not depend on it), before the aria capture begins.
   const hiding = awaiting.length ? stage('snapshot: frames left out', () => hideLoadingFrames(awaiting, CHANGES_KEY)) : undefined;
+  // Named beside the capture, which they do not hold up.
+  const naming = parsing.length ? labelFrames(parsing) : undefined;
   try {
     const leftOut = new Set(awaiting.map(({ frame }) => frame));
     let { capture, moved } = await captureShown(page, secretSelector, region, leftOut, hiding, watchLeaving);
     // Facts find their nodes by box: when the layout moved between the two reads, take both again, once.
     if (moved) ({ capture } = await stage('snapshot: again, the layout moved', () => captureShown(page, secretSelector, region, leftOut, hiding, watchLeaving)));
     const left = await hiding;
-    return { ...capture, ...(left?.frames.length ? { loadingFrames: left.frames } : {}) };
+    const part = await naming;
+    return { ...capture, ...(left?.frames.length ? { loadingFrames: left.frames } : {}), ...(part?.length ? { partFrames: part } : {}) };
   } finally {
     void hiding?.then((left) => left.restore());
   }

@@ -27,6 +27,12 @@ function frameKey({ name, host }: LoadingFrame): string {
   return `${name}\n${host}`;
 }
 
+/** Frames in `after` that were not in `before`. */
+function newFrames(before: LoadingFrame[] | undefined, after: LoadingFrame[] | undefined): LoadingFrame[] {
+  const known = new Set((before ?? []).map(frameKey));
+  return (after ?? []).filter((frame) => !known.has(frameKey(frame)));
+}
+
 /** The stretch of the page (page coordinates) a capture holds: all of it, or the viewport and the margin format.ts keeps. */
 function span(capture: Capture): [number, number] {
   return capture.region ? bandSpan(capture.metrics) : [-Infinity, Infinity];
@@ -62,12 +68,15 @@ export function diffCaptures(before: Capture, after: Capture, maxTokens = 400): 
     out.push(`~ scroll: ${after.metrics.scrollY.toLocaleString('en-US')}px from the top (browser_snapshot shows the screen)`);
     changed++;
   }
-  // A frame the action added whose document has not come yet is not in the capture (loadingFrames.ts): say so.
-  const loadingBefore = new Set((before.loadingFrames ?? []).map(frameKey));
-  const newlyLoading = (after.loadingFrames ?? []).filter((frame) => !loadingBefore.has(frameKey(frame)));
-  const shownLoading = framesToName(newlyLoading, after.metrics, after.region ? bandMargin(after.metrics.viewportHeight) : undefined);
-  if (shownLoading.length) {
-    out.push(`+ ${loadingFramesLine(shownLoading)}`);
+  // A frame the action added whose document has not come yet is not in the capture, and one still being parsed
+  // shows only its top (loadingFrames.ts): say so.
+  for (const [frames, shown] of [
+    [newFrames(before.loadingFrames, after.loadingFrames), 'not shown yet'],
+    [newFrames(before.partFrames, after.partFrames), 'shown in part so far'],
+  ] as const) {
+    const named = framesToName(frames, after.metrics, after.region ? bandMargin(after.metrics.viewportHeight) : undefined);
+    if (!named.length) continue;
+    out.push(`+ ${loadingFramesLine(named, shown)}`);
     added++;
   }
   for (const line of now) {

@@ -225,8 +225,11 @@ export function formatSnapshot(capture: Capture, options: FormatOptions): Format
   const counted = options.find ? undefined : capture.region?.tallies;
   const aboveLine = beyond('above', metrics.scrollY, options.find ? '' : offScreen(above, counted?.above));
   if (aboveLine) header.push(aboveLine);
-  const loading = options.ref || options.find ? [] : framesToName(capture.loadingFrames, metrics, options.scope === 'viewport' ? margin : undefined);
+  const band = options.scope === 'viewport' ? margin : undefined;
+  const loading = options.ref || options.find ? [] : framesToName(capture.loadingFrames, metrics, band);
   if (loading.length) header.push(loadingFramesLine(loading));
+  const inPart = options.ref || options.find ? [] : framesToName(capture.partFrames, metrics, band);
+  if (inPart.length) header.push(loadingFramesLine(inPart, 'shown in part so far'));
   const [ordered, orderedKeep] = blockersFirst(lines, keep, capture.overlay?.controls);
 
   const footer: string[] = [];

@@ -1,10 +1,16 @@
 /**
+ * Frames still loading, and what a snapshot says of them.
+ *
  * Frames whose document has not begun to arrive are left out of a capture. Playwright's aria snapshot enters
  * every frame it shows and waits for that frame's document for as long as the capture may take: one ad frame
  * that never answers would cost the whole timeout and fail the snapshot. Such a frame has nothing to show yet,
  * so it is made invisible (`visibility: hidden`, which moves nothing on the page; `aria-hidden` alone does not
  * keep Playwright out) while the capture runs, and the snapshot names it as still loading instead (format.ts).
  * The next snapshot shows it once its document has come.
+ *
+ * A frame whose document has come but is not parsed yet is captured as far as its parser has reached, and named
+ * as shown in part: its parser may be held by a script or style sheet that does not answer, until the frame is
+ * loaded again without it (session/heldFrames.ts), and the model should know that more is to come.
  */
 import type { Frame } from 'playwright-core';
 import type { Box, PageMetrics } from './capture.js';
@@ -90,6 +96,31 @@ export async function hideLoadingFrames(frames: Array<{ frame: Frame; host: stri
   };
 }
 
+/** Runs in the frame's parent: the frame element's name, and its box when the parent is the page. Self-contained (inPage.ts). */
+function frameLabel(element: Element): { name: string; box?: Box } {
+  const r = element.getBoundingClientRect();
+  const name = element.getAttribute('aria-label') || element.getAttribute('title') || '';
+  return { name, ...(window.parent === window ? { box: { x: r.x, y: r.y, width: r.width, height: r.height } } : {}) };
+}
+
+/** Names `frames` and finds their place, leaving them as they are; a frame whose element cannot be read is left out. */
+export async function labelFrames(frames: Array<{ frame: Frame; host: string }>): Promise<LoadingFrame[]> {
+  const labelled = await Promise.all(
+    frames.map(async ({ frame, host }) => {
+      const element = await frame.frameElement().catch(() => undefined);
+      if (!element) return undefined;
+      try {
+        const label = await element.evaluate(frameLabel).catch(() => undefined);
+        if (label && !label.box) label.box = await element.boundingBox().then((box) => box ?? { x: 0, y: 0, width: 0, height: 0 }, () => undefined);
+        return label && { name: label.name, host, ...(label.box ? { box: label.box } : {}) };
+      } finally {
+        void element.dispose().catch(() => {});
+      }
+    }),
+  );
+  return labelled.filter((frame): frame is LoadingFrame => !!frame);
+}
+
 /**
  * The frames a snapshot names: those that show (a box with width and height, as frameInView.ts counts them), in
  * the band when `margin` is given (a viewport snapshot), and those whose place could not be read.
@@ -102,8 +133,11 @@ export function framesToName(frames: LoadingFrame[] | undefined, metrics: PageMe
   });
 }
 
-/** 'still loading, not shown yet: frame "Map" (maps.example.com)', naming three frames at most. */
-export function loadingFramesLine(frames: LoadingFrame[]): string {
+/**
+ * 'still loading, not shown yet: frame "Map" (maps.example.com)' for frames left out, 'still loading, shown in
+ * part so far: …' for frames being parsed; three frames named at most.
+ */
+export function loadingFramesLine(frames: LoadingFrame[], shown: 'not shown yet' | 'shown in part so far' = 'not shown yet'): string {
   const named = frames.slice(0, 3).map(({ name, host }) => `frame${name ? ` ${quote(truncate(name, NAME_LIMIT))}` : ''} (${host})`);
-  return `still loading, not shown yet: ${named.join(', ')}${frames.length > 3 ? ` and ${frames.length - 3} more` : ''}`;
+  return `still loading, ${shown}: ${named.join(', ')}${frames.length > 3 ? ` and ${frames.length - 3} more` : ''}`;
 }

@@ -103,22 +103,39 @@ function frameLabel(element: Element): { name: string; box?: Box } {
   return { name, ...(window.parent === window ? { box: { x: r.x, y: r.y, width: r.width, height: r.height } } : {}) };
 }
 
-/** Names `frames` and finds their place, leaving them as they are; a frame whose element cannot be read is left out. */
+/**
+ * Names `frames` and finds their place, leaving them as they are. A frame whose element cannot be read in
+ * `LABEL_MS` (its parent frame is busy or hung) is left out: the capture does not wait on it.
+ */
 export async function labelFrames(frames: Array<{ frame: Frame; host: string }>): Promise<LoadingFrame[]> {
   const labelled = await Promise.all(
     frames.map(async ({ frame, host }) => {
-      const element = await frame.frameElement().catch(() => undefined);
-      if (!element) return undefined;
+      let timer: NodeJS.Timeout | undefined;
+      const gaveUp = new Promise<undefined>((done) => (timer = setTimeout(() => done(undefined), LABEL_MS)));
       try {
-        const label = await element.evaluate(frameLabel).catch(() => undefined);
-        if (label && !label.box) label.box = await element.boundingBox().then((box) => box ?? { x: 0, y: 0, width: 0, height: 0 }, () => undefined);
-        return label && { name: label.name, host, ...(label.box ? { box: label.box } : {}) };
+        return await Promise.race([label(frame, host), gaveUp]);
       } finally {
-        void element.dispose().catch(() => {});
+        clearTimeout(timer);
       }
     }),
   );
   return labelled.filter((frame): frame is LoadingFrame => !!frame);
+}
+
+/** How long a frame's name and place are waited for. */
+const LABEL_MS = 1_000;
+
+async function label(frame: Frame, host: string): Promise<LoadingFrame | undefined> {
+  const element = await frame.frameElement().catch(() => undefined);
+  if (!element) return undefined;
+  try {
+    const read = await element.evaluate(frameLabel).catch(() => undefined);
+    // Inside another frame, its box in the page's viewport comes from Playwright (one more round trip).
+    if (read && !read.box) read.box = await element.boundingBox().then((box) => box ?? { x: 0, y: 0, width: 0, height: 0 }, () => undefined);
+    return read && { name: read.name, host, ...(read.box ? { box: read.box } : {}) };
+  } finally {
+    void element.dispose().catch(() => {});
+  }
 }
 
 /**

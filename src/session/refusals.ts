@@ -17,8 +17,9 @@ import { stopLoading } from './unstick.js';
 /**
  * The addresses refused for one document (the page, or one of its frames) over its loads, and those its current
  * load asked for. A refused address asked for again in another form, while its own form was not asked for in this
- * load, is the same request with a new query (a cache-busting one); another script of the same path asked for
- * besides it (`/never?script=2` after `/never?script=1`) is a request of its own, given its own time.
+ * load, nor any other form of its path, is the same request with a new query (a cache-busting one); another script
+ * of the same path asked for besides it (`/never?script=2` after `/never?script=1`) is a request of its own, given
+ * its own time.
  */
 export class RefusedAddresses {
   private readonly urls = new Set<string>();
@@ -31,9 +32,14 @@ export class RefusedAddresses {
     this.asked.add(url);
   }
 
-  /** True when `url` is another form of a refused address whose own form this load did not ask for (see above). */
+  /**
+   * True when `url` is another form of a refused address whose own form this load did not ask for, and the only
+   * form of that path this load asked for: a tag asks for its one address, where a page that asks for several of
+   * one path (`/img?n=1` to `/img?n=6`, a combo loader) asks for each of its own.
+   */
   reissued(url: string): boolean {
     const path = withoutQuery(url);
+    for (const asked of this.asked) if (asked !== url && withoutQuery(asked) === path) return false;
     for (const refused of this.urls) if (refused !== url && !this.asked.has(refused) && withoutQuery(refused) === path) return true;
     return false;
   }

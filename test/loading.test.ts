@@ -117,10 +117,12 @@ describe('navigate returns when the page is usable', () => {
     const result = await call(env.browser, 'browser_navigate', { url: env.server.url('/behind-stuck-images') });
     expect(result.ok, JSON.stringify(result.error)).toBe(true);
     expect(result.snapshot).toContain('button "Added late"');
-    // Refused: the images that had gone out. The browser may have held some back too; those go out in the next
-    // load and are still loading when it returns. Six in all, and the script ran.
+    // Refused: the images that had gone out. The browser may have held some back too; those are asked for again
+    // by the next load, which can return before the browser has sent them (it sends images late while it parses):
+    // then they are still loading, or not yet asked for. Six at most, and the script ran (a refused script could not).
     const [, refused, , loading] = /^refused ([1-6]) requests? \(127\.0\.0\.1:\d+\) that did not answer in 3 s(; ([1-5]) requests? \(127\.0\.0\.1:\d+\))?$/.exec(result.loading) ?? [];
-    expect(Number(refused) + Number(loading ?? 0), result.loading).toBe(6);
+    expect(Number(refused), result.loading).toBeGreaterThanOrEqual(1);
+    expect(Number(refused) + Number(loading ?? 0), result.loading).toBeLessThanOrEqual(6);
   });
 
   it("style sheets that never answer and hold all of their server's connections: only they are refused, and the script waiting behind them runs", async () => {

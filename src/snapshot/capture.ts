@@ -11,6 +11,7 @@ import { collectPageFacts, releaseElements, type ElementFacts, type FactsArgs, t
 import { CHANGES_KEY, ownChanges, readableFrameDocuments } from './changes.js';
 import { LISTENERS_KEY } from './listeners.js';
 import { stage } from '../stages.js';
+import { within } from '../within.js';
 import { chooseRegion, ownRoots, type RegionArgs, type RegionTallies } from './region.js';
 import { hideLoadingFrames, labelFrames, type LoadingFrame } from './loadingFrames.js';
 import { hideBlankFrames, showBlankFrames, type BlankFramesArgs } from './blankFrames.js';
@@ -147,14 +148,10 @@ function releaseCapture(
 
 /** The frame's facts, or undefined when it does not answer in time (a stuck script or a document that never came). */
 async function frameFields(frame: Frame, secretSelector: string): Promise<PageFacts['fields'] | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const gaveUp = new Promise<undefined>((done) => (timer = setTimeout(() => done(undefined), FRAME_FACTS_TIMEOUT_MS)));
   try {
-    return await Promise.race([evaluateInPage(frame, collectPageFacts, factsArgs(secretSelector, false)).then((facts) => facts.fields), gaveUp]);
+    return await within(evaluateInPage(frame, collectPageFacts, factsArgs(secretSelector, false)).then((facts) => facts.fields), FRAME_FACTS_TIMEOUT_MS);
   } catch {
     return frame.isDetached() ? [] : undefined; // a frame that detached mid-capture has nothing to add
-  } finally {
-    clearTimeout(timer);
   }
 }
 

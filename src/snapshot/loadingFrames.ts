@@ -13,6 +13,7 @@
  * loaded again without it (session/heldFrames.ts), and the model should know that more is to come.
  */
 import type { Frame } from 'playwright-core';
+import { within } from '../within.js';
 import type { Box, PageMetrics } from './capture.js';
 import { boxInBand } from './region.js';
 import { NAME_LIMIT, quote, truncate } from './text.js';
@@ -108,17 +109,7 @@ function frameLabel(element: Element): { name: string; box?: Box } {
  * `LABEL_MS` (its parent frame is busy or hung) is left out: the capture does not wait on it.
  */
 export async function labelFrames(frames: Array<{ frame: Frame; host: string }>): Promise<LoadingFrame[]> {
-  const labelled = await Promise.all(
-    frames.map(async ({ frame, host }) => {
-      let timer: NodeJS.Timeout | undefined;
-      const gaveUp = new Promise<undefined>((done) => (timer = setTimeout(() => done(undefined), LABEL_MS)));
-      try {
-        return await Promise.race([label(frame, host), gaveUp]);
-      } finally {
-        clearTimeout(timer);
-      }
-    }),
-  );
+  const labelled = await Promise.all(frames.map(({ frame, host }) => within(label(frame, host), LABEL_MS)));
   return labelled.filter((frame): frame is LoadingFrame => !!frame);
 }
 

@@ -233,14 +233,14 @@ export class Traffic {
   }
 
   /**
-   * Frames whose document has begun to arrive and is not parsed yet, with their host: a snapshot shows only what
-   * their parser has reached (a script or style sheet of theirs that does not answer holds it there).
+   * Frames that have shown a document whose parse is not done yet, with their host: a snapshot shows only what
+   * their parser has reached (a script or style sheet of theirs that does not answer holds it there). One whose
+   * next document is on its way is also in `framesAwaitingDocument`, which the capture leaves out first.
    */
   framesBeingParsed(): Array<{ frame: Frame; host: string }> {
-    const awaiting = new Set(this.framesAwaitingDocument().map(({ frame }) => frame));
     return this.page
       .frames()
-      .filter((frame) => this.frameDocuments.has(frame) && !this.parsedFrames.has(frame) && !awaiting.has(frame) && !frame.isDetached())
+      .filter((frame) => this.frameDocuments.has(frame) && !this.parsedFrames.has(frame) && !frame.isDetached())
       .map((frame) => ({ frame, host: hostOf(frame.url()) }));
   }
 

@@ -206,10 +206,11 @@ async function captureOnce(
 ): Promise<Capture> {
   // Hidden while the facts are read (they do not depend on it), before the aria capture begins.
   const hiding = awaiting.length ? stage('snapshot: frames left out', () => hideLoadingFrames(awaiting, CHANGES_KEY)) : undefined;
-  // Named beside the capture, which they do not hold up.
-  const naming = parsing.length ? labelFrames(parsing) : undefined;
+  const leftOut = new Set(awaiting.map(({ frame }) => frame));
+  // Named beside the capture, which they do not hold up; a frame left out is named as such, not twice.
+  const shownInPart = parsing.filter(({ frame }) => !leftOut.has(frame));
+  const naming = shownInPart.length ? labelFrames(shownInPart) : undefined;
   try {
-    const leftOut = new Set(awaiting.map(({ frame }) => frame));
     let { capture, moved } = await captureShown(page, secretSelector, region, leftOut, hiding, watchLeaving);
     // Facts find their nodes by box: when the layout moved between the two reads, take both again, once.
     if (moved) ({ capture } = await stage('snapshot: again, the layout moved', () => captureShown(page, secretSelector, region, leftOut, hiding, watchLeaving)));

@@ -246,13 +246,16 @@ export class RefManager {
     }
 
     // The element is gone from the last snapshot: it was re-rendered, removed or hidden. Look again.
+    const wanted = { ...(info ?? { role: '', name: '', firstSeen: 0, lastSeen: 0 }) };
     const taken = await this.snapshot(page);
     doc = this.documents.get(page)!;
-    if (doc.current.has(ref)) {
+    const now = doc.current.get(ref);
+    // Playwright gives an element a new ref when its role or name changes, so the same ref on another role or
+    // name is another element: its frame has loaded a new document, which numbers its refs afresh.
+    if (now && (!info || (now.role === wanted.role && now.name === wanted.name))) {
       locator = page.getByRef(ref);
-      if ((await locator.count()) === 1) return { ref, locator, ...doc.current.get(ref)!, notices };
+      if ((await locator.count()) === 1) return { ref, locator, ...now, notices };
     }
-    const wanted = info ?? { role: '', name: '', firstSeen: 0, lastSeen: 0 };
     // Only an element that appeared after the old one was last seen can be its re-rendered self: a same-named
     // button that was there alongside it (the next row's "Delete") is a different element.
     const twins = [...doc.current.entries()].filter(
@@ -271,9 +274,10 @@ export class RefManager {
         snapshot: taken.formatted.text,
       });
     }
+    const reused = now && info && (now.role !== wanted.role || now.name !== wanted.name) ? `: the frame it was in has loaded a new page, where ${ref} is ${describe(now)}` : '';
     throw new BrowserToolError(
       'stale_ref',
-      `${action}: ${ref} (${describe(wanted)}) is no longer on the page${twins.length > 1 ? `, and ${twins.length} elements now match it` : ''}.`,
+      `${action}: ${ref} (${describe(wanted)}) is no longer on the page${reused}${twins.length > 1 ? `, and ${twins.length} elements now match it` : ''}.`,
       { snapshot: taken.formatted.text },
     );
   }

@@ -196,6 +196,37 @@ describe('navigate returns when the page is usable', () => {
     expect(click.changes).toContain('button "Bought"');
   });
 
+  it('a click asked at once in a frame that a sheet pulled in by @import keeps from showing waits for the frame to be loaded again without it, and clicks its button there', async () => {
+    // The default action time (10 s), which outlasts the settle cap (3 s) and the frame's second load.
+    const browser = createTestToolset({ timeout: 10_000 });
+    try {
+      const inner = env.server.otherSite('/stuck-import-style');
+      const result = await call(browser, 'browser_navigate', { url: env.server.url(`/frame?to=${encodeURIComponent(inner)}`) });
+      expect(result.ok, JSON.stringify(result.error)).toBe(true);
+      const click = await call(browser, 'browser_click', { ref: refOf(result.snapshot, 'button', 'Buy') });
+      expect(click.ok, JSON.stringify(click.error)).toBe(true);
+      expect(click.changes).toContain('button "Bought"');
+      expect(click.notices?.join(' ')).toMatch(/loaded again without the sheet/);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('a frame that moved on to its next page by itself: a ref from its first page is not acted on, though the new page has an element of that ref', async () => {
+    const result = await call(env.browser, 'browser_navigate', { url: env.server.url(`/frame?to=${encodeURIComponent('/moves-on?ms=1000')}`) });
+    expect(result.ok, JSON.stringify(result.error)).toBe(true);
+    const confirm = refOf(result.snapshot, 'button', 'Confirm');
+    const page = await env.browser.page();
+    await expect.poll(() => page.frames().some((frame) => frame.url().endsWith('/step-two')), { timeout: 10_000 }).toBe(true);
+    const click = await call(env.browser, 'browser_click', { ref: confirm });
+    expect(click.ok).toBe(false);
+    expect(click.error.code).toBe('stale_ref');
+    expect(click.error.message).toMatch(new RegExp(`${confirm} \\(button "Confirm"\\) is no longer on the page: the frame it was in has loaded a new page, where ${confirm} is link "Cancel the order"`));
+    expect(click.error.snapshot).toContain('link "Cancel the order"');
+    // Nothing was clicked: the frame still shows its second step.
+    expect(page.frames().some((frame) => frame.url().endsWith('/step-two'))).toBe(true);
+  });
+
   it('a frame held by a script that never answers is not loaded again once something was typed in it: the text stays', async () => {
     const result = await call(env.browser, 'browser_navigate', { url: env.server.url(`/frame?to=${encodeURIComponent(env.server.otherSite('/field-then-stuck-script'))}`) });
     expect(result.ok, JSON.stringify(result.error)).toBe(true);

@@ -86,6 +86,17 @@ export function unholdFrames(page: Page, traffic: Traffic, capMs: number): void 
   });
 }
 
+/**
+ * True when `frame` waits on a style sheet of its own that has not come and paints nothing meanwhile: an action on
+ * an element in it would wait for the frame to render, and be cut short when the frame is loaded again without the
+ * sheet at the cap. The action waits for the frame to be released first (tools/frameHold.ts). Costs an animation
+ * frame, or a second when the frame is held, and only while such a sheet is on its way.
+ */
+export async function heldBySheet(frame: Frame, traffic: Traffic): Promise<boolean> {
+  if (frame.isDetached() || !traffic.pendingRequests().some((request) => request.resourceType() === 'stylesheet' && frameOf(request) === frame)) return false;
+  return answerWithin(paintsNot(frame));
+}
+
 /** True when `frame` runs no animation frame within a second: its rendering is held back. */
 function paintsNot(frame: Frame): Promise<boolean> {
   const painted = frame.evaluate(() => new Promise<boolean>((done) => requestAnimationFrame(() => done(true))));

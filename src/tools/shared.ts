@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ResolvedRef } from '../refs.js';
 import type { CallContext } from './defineTool.js';
+import { afterFrameHold } from './frameHold.js';
 
 export const refSchema = z
   .string()
@@ -11,9 +12,13 @@ function targetLabel(target: Pick<ResolvedRef, 'ref' | 'role' | 'name'>): string
   return `${target.ref} (${target.role}${name ? ` "${name}"` : ''})`;
 }
 
-/** Resolves a ref for an action and passes the ref manager's notices on to the result. */
+/**
+ * Resolves a ref for an action, once the frame it is in renders (frameHold.ts), and passes the ref manager's
+ * notices on to the result.
+ */
 export async function resolveTarget(call: CallContext, ref: string, verb: string): Promise<ResolvedRef & { label: string }> {
-  const target = await call.refs.resolve(call.page, ref, `${verb} ${ref}`);
+  const action = `${verb} ${ref}`;
+  const target = await afterFrameHold(call, await call.refs.resolve(call.page, ref, action), action);
   call.notices.push(...target.notices);
   return { ...target, label: targetLabel(target) };
 }

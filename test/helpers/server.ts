@@ -85,6 +85,9 @@ const MISBEHAVING: Record<string, (url: URL, res: ServerResponse) => void | Prom
   // A style sheet in the head that never answers: Chromium renders nothing until it comes (the parser is not held).
   '/stuck-head-style': (_, res) => page(res, 'Stuck style', `<link rel="stylesheet" href="/never"><h1>Stuck style</h1><button onclick="this.textContent = 'Bought'">Buy</button>`),
   // A field, then a script that never answers: what follows it is never parsed.
+  // A step of an embedded form that moves on to the next by itself (`?ms`), where another element sits in its place.
+  '/moves-on': (url, res) => page(res, 'Step one', `<h1>Step one</h1><button>Confirm</button><script>setTimeout(() => (location.href = '/step-two'), ${Number(url.searchParams.get('ms') ?? 1000)})</script>`),
+  '/step-two': (_, res) => page(res, 'Step two', '<h1>Step two</h1><a href="/fixtures/page-a.html">Cancel the order</a>'),
   '/field-then-stuck-script': (_, res) => page(res, 'Field first', '<h1>Field first</h1><input aria-label="Name"><script src="/never"></script><button>After the script</button>'),
   // A style sheet the head's style pulls in by `@import`, that never answers: no `<link>` names it, and Chromium renders nothing until it comes.
   '/stuck-import-style': (_, res) => page(res, 'Stuck import', `<style>@import url("/never");</style><h1>Stuck import</h1><button onclick="this.textContent = 'Bought'">Buy</button>`),

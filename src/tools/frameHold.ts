@@ -1,0 +1,84 @@
+/**
+ * An element inside a frame that a style sheet which never answers keeps from rendering (session/heldFrames.ts):
+ * Playwright would wait for the frame to paint, and at the settle cap the frame is loaded again without the sheet,
+ * which takes the element away from under the waiting action, so it ran out of time. The action waits for the
+ * frame to be released instead (the sheet comes, is taken out, or the frame is loaded again without it), then
+ * finds its element again in what the frame shows now.
+ */
+import type { Frame, Locator, Request } from 'playwright-core';
+import { BrowserToolError } from '../errors.js';
+import type { ResolvedRef } from '../refs.js';
+import { sleep } from '../session/deadline.js';
+import { heldBySheet } from '../session/heldFrames.js';
+import type { CallContext } from './defineTool.js';
+
+/** How often a held frame is looked at again (each look costs up to a second more while it is held). */
+const LOOK_MS = 200;
+
+/** `target` once its frame renders; when its frame was loaded again meanwhile, the same element found there. */
+export async function afterFrameHold(call: CallContext, target: ResolvedRef, action: string): Promise<ResolvedRef> {
+  const { page } = call;
+  const traffic = call.session.tabs.eventsOf(page).traffic;
+  // Only a frame's own style sheet still on its way holds it: nothing to look at on almost every action.
+  if (!traffic.pendingRequests().some((request) => request.resourceType() === 'stylesheet' && !request.isNavigationRequest() && requestFrame(request) !== page.mainFrame())) return target;
+  const frame = await frameOf(target.locator, call.deadline.forStep());
+  if (!frame || frame === page.mainFrame() || !(await heldBySheet(frame, traffic))) return target;
+
+  for (;;) {
+    if (frame.isDetached()) return call.refs.resolve(page, target.ref, action);
+    if (!(await heldBySheet(frame, traffic))) {
+      // Released where it stood (the sheet came, or was taken out): the element is still there.
+      if ((await target.locator.count().catch(() => 0)) === 1) return target;
+      // Loaded again: once the new document is parsed and renders, the element is looked for there.
+      await call.deadline.race(frame.evaluate(parsed), action, LOOK_MS * 5).catch(() => {});
+      if (!(await heldBySheet(frame, traffic))) break;
+    }
+    if (call.deadline.forStep() <= LOOK_MS) {
+      throw new BrowserToolError('timeout', `${action}: the frame it is in (${hostOf(frame)}) has shown nothing yet: a style sheet it waits for has not answered.`, {
+        hint: 'Retry in a few seconds: a frame held this way is loaded again without the sheet. Or act on the rest of the page.',
+      });
+    }
+    await sleep(LOOK_MS);
+  }
+  const again = await call.refs.resolve(page, target.ref, action);
+  const told = `${target.ref} is in a frame that showed nothing while a style sheet it needs did not answer. The frame was loaded again without the sheet, and the action went to ${again.ref === target.ref ? 'the same element' : again.ref} there.`;
+  return { ...again, notices: [...target.notices, told, ...again.notices] };
+}
+
+/** Runs in the frame: resolves once its document is parsed. Self-contained: it is sent as source text. */
+function parsed(): Promise<void> {
+  return new Promise((done) => {
+    if (document.readyState !== 'loading') done();
+    else document.addEventListener('DOMContentLoaded', () => done(), { once: true });
+  });
+}
+
+/** The frame that made `request`; none for a service worker's. */
+function requestFrame(request: Request): Frame | undefined {
+  try {
+    return request.frame();
+  } catch {
+    return undefined;
+  }
+}
+
+/** The frame the element sits in. */
+async function frameOf(locator: Locator, timeout: number): Promise<Frame | undefined> {
+  const handle = await locator.elementHandle({ timeout: Math.min(timeout, 1_000) }).catch(() => null);
+  if (!handle) return undefined;
+  try {
+    return (await handle.ownerFrame()) ?? undefined;
+  } catch {
+    return undefined;
+  } finally {
+    void handle.dispose().catch(() => {});
+  }
+}
+
+function hostOf(frame: Frame): string {
+  try {
+    return new URL(frame.url()).host || frame.url();
+  } catch {
+    return frame.url();
+  }
+}

@@ -19,7 +19,7 @@
  * frame loaded again asks for (refusals.ts).
  */
 import type { CDPSession, Frame, Page, Request } from 'playwright-core';
-import { sleep } from './deadline.js';
+import { within } from '../within.js';
 import { RefusedAddresses } from './refusals.js';
 import type { Traffic } from './traffic.js';
 import { removeSheetLinks } from './unstick.js';
@@ -100,12 +100,12 @@ export async function heldBySheet(frame: Frame, traffic: Traffic): Promise<boole
 /** True when `frame` runs no animation frame within a second: its rendering is held back. */
 function paintsNot(frame: Frame): Promise<boolean> {
   const painted = frame.evaluate(() => new Promise<boolean>((done) => requestAnimationFrame(() => done(true))));
-  return Promise.race([painted.then(() => false), sleep(1_000).then(() => true)]);
+  return within(painted.then(() => false), 1_000).then((held) => held ?? true);
 }
 
 /** `answer`, or `otherwise` when it fails or does not come within `ANSWER_MS` (a hung frame is left as it is). */
-function answerWithin(answer: Promise<boolean>, otherwise = false): Promise<boolean> {
-  return Promise.race([answer.catch(() => otherwise), sleep(ANSWER_MS).then(() => otherwise)]);
+async function answerWithin(answer: Promise<boolean>, otherwise = false): Promise<boolean> {
+  return (await within(answer.catch(() => otherwise), ANSWER_MS)) ?? otherwise;
 }
 
 /**

@@ -170,6 +170,16 @@ describe('navigate returns when the page is usable', () => {
     },
   );
 
+  it('a frame whose markup is on its element (srcdoc), with a script that never answers, is loaded again from that markup without it: what follows the script shows, and clicks', async () => {
+    const result = await call(env.browser, 'browser_navigate', { url: env.server.url('/srcdoc-stuck-script') });
+    expect(result.ok, JSON.stringify(result.error)).toBe(true);
+    expect(result.snapshot).toMatch(/iframe:\n\s+# Before the script/);
+    let shown = '';
+    await expect.poll(async () => (shown = (await call(env.browser, 'browser_snapshot', {})).snapshot), { timeout: 15_000 }).toContain('button "After the script"');
+    const click = await call(env.browser, 'browser_click', { ref: refOf(shown, 'button', 'After the script') });
+    expect(click.ok, JSON.stringify(click.error)).toBe(true);
+  });
+
   it('a frame whose script never answers and is asked for with a new query on every load is loaded again without any form of it: what follows it shows', async () => {
     const inner = env.server.otherSite('/stuck-cache-busted-script');
     const result = await call(env.browser, 'browser_navigate', { url: env.server.url(`/frame?to=${encodeURIComponent(inner)}`) });

@@ -13,8 +13,8 @@
  * The main document's are dealt with by the load policy while the page settles (loading.ts, building.ts); a
  * frame's are watched for here, for the tab's whole life (a frame the page adds later too), once a request has
  * gone the settle cap without its whole answer. A slow server's (an answer within the cap) is waited for. A frame
- * is loaded again only when its document came by GET from an http(s) address (a form's answer or a `srcdoc`
- * cannot be), when none of its fields holds what was typed or chosen in it (that would be lost), and at most twice:
+ * is loaded again only when its document came by GET from an http(s) address or from its element's `srcdoc` (a
+ * form's answer, or what a script wrote into a frame, cannot be), when none of its fields holds what was typed or chosen in it (that would be lost), and at most twice:
  * the second time for a request the first load had not reached, or for another form of a refused address that the
  * frame loaded again asks for (refusals.ts).
  */
@@ -42,10 +42,15 @@ export function unholdFrames(page: Page, traffic: Traffic, capMs: number): void 
   const checking = new WeakSet<Frame>();
   const pending = (request: Request) => traffic.pendingRequests().includes(request);
 
-  /** True when `frame` may be loaded again: its document came by GET from an http(s) address, and not too often. */
+  /**
+   * True when `frame` may be loaded again, and has not been too often: its document came by GET from an http(s)
+   * address, or from its element's `srcdoc`.
+   */
   const reloadable = (frame: Frame) => {
+    if ((reloads.get(frame) ?? 0) >= MAX_RELOADS) return false;
+    if (isSrcdoc(frame)) return true;
     const answered = documents.get(frame);
-    return !!answered && answered.method() === 'GET' && /^https?:/i.test(frame.url()) && !pending(answered) && (reloads.get(frame) ?? 0) < MAX_RELOADS;
+    return !!answered && answered.method() === 'GET' && /^https?:/i.test(frame.url()) && !pending(answered);
   };
 
   const unhold = async (frame: Frame, request: Request) => {
@@ -141,12 +146,39 @@ async function loadAgainRefusing(page: Page, frame: Frame, patterns: string[]): 
       .catch(() => page.context().newCDPSession(page)); // a frame of the tab's own process has no session of its own
     await cdp.send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0 });
     await cdp.send('Network.setBlockedURLs', { urls: patterns });
-    await frame.goto(frame.url(), { waitUntil: 'domcontentloaded', timeout: REFUSAL_MS });
+    if (isSrcdoc(frame)) await loadSrcdocAgain(page, frame);
+    else await frame.goto(frame.url(), { waitUntil: 'domcontentloaded', timeout: REFUSAL_MS });
   } catch {
     // the frame went away, was loaded again meanwhile, or the tab closed: nothing more to do
   } finally {
     await cdp?.detach().catch(() => {});
   }
+}
+
+function isSrcdoc(frame: Frame): boolean {
+  return frame.url() === 'about:srcdoc';
+}
+
+/** Loads a `srcdoc` frame again from the markup on its element, and waits until it is parsed. */
+async function loadSrcdocAgain(page: Page, frame: Frame): Promise<void> {
+  const element = await frame.frameElement();
+  const navigated = page.waitForEvent('framenavigated', { predicate: (navigating) => navigating === frame, timeout: REFUSAL_MS });
+  // Setting the attribute, even to the markup it has, loads the frame from it again.
+  await element.evaluate((iframe) => (iframe as Element).setAttribute('srcdoc', (iframe as Element).getAttribute('srcdoc') ?? ''));
+  await navigated;
+  await parsedWithin(frame, REFUSAL_MS);
+}
+
+/** Resolves once the document `frame` shows now is parsed (an evaluate waits for it to be there), or after `ms`. */
+export async function parsedWithin(frame: Frame, ms: number): Promise<void> {
+  const parsed = frame.evaluate(
+    () =>
+      new Promise<void>((done) => {
+        if (document.readyState !== 'loading') done();
+        else document.addEventListener('DOMContentLoaded', () => done(), { once: true });
+      }),
+  );
+  await within(parsed.catch(() => {}), ms);
 }
 
 /** The frame that made `request`; none for a service worker's. */

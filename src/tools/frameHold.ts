@@ -9,7 +9,7 @@ import type { Frame, Locator, Request } from 'playwright-core';
 import { BrowserToolError } from '../errors.js';
 import type { ResolvedRef } from '../refs.js';
 import { sleep } from '../session/deadline.js';
-import { heldBySheet } from '../session/heldFrames.js';
+import { heldBySheet, parsedWithin } from '../session/heldFrames.js';
 import type { CallContext } from './defineTool.js';
 
 /** How often a held frame is looked at again (each look costs up to a second more while it is held). */
@@ -30,7 +30,7 @@ export async function afterFrameHold(call: CallContext, target: ResolvedRef, act
       // Released where it stood (the sheet came, or was taken out): the element is still there.
       if ((await target.locator.count().catch(() => 0)) === 1) return target;
       // Loaded again: once the new document is parsed and renders, the element is looked for there.
-      await call.deadline.race(frame.evaluate(parsed), action, LOOK_MS * 5).catch(() => {});
+      await parsedWithin(frame, Math.min(LOOK_MS * 5, call.deadline.forStep()));
       if (!(await heldBySheet(frame, traffic))) break;
     }
     if (call.deadline.forStep() <= LOOK_MS) {
@@ -43,14 +43,6 @@ export async function afterFrameHold(call: CallContext, target: ResolvedRef, act
   const again = await call.refs.resolve(page, target.ref, action);
   const told = `${target.ref} is in a frame that showed nothing while a style sheet it needs did not answer. The frame was loaded again without the sheet, and the action went to ${again.ref === target.ref ? 'the same element' : again.ref} there.`;
   return { ...again, notices: [...target.notices, told, ...again.notices] };
-}
-
-/** Runs in the frame: resolves once its document is parsed. Self-contained: it is sent as source text. */
-function parsed(): Promise<void> {
-  return new Promise((done) => {
-    if (document.readyState !== 'loading') done();
-    else document.addEventListener('DOMContentLoaded', () => done(), { once: true });
-  });
 }
 
 /** The frame that made `request`; none for a service worker's. */

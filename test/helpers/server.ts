@@ -81,6 +81,9 @@ const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 const MISBEHAVING: Record<string, (url: URL, res: ServerResponse) => void | Promise<void>> = {
   '/stuck-image': (_, res) => page(res, 'Stuck image', '<h1>Stuck image</h1><img src="/never" alt="ad"><button>Buy</button>'),
+  // A frame whose markup is on its element (`srcdoc`), with a script that never answers halfway down.
+  '/srcdoc-stuck-script': (_, res) =>
+    page(res, 'Framed', `<h1>Framed</h1><iframe title="inner" srcdoc="<h1>Before the script</h1><script src='/never'></script><button>After the script</button>"></iframe>`),
   '/stuck-script': (_, res) => page(res, 'Stuck script', '<h1>Before the script</h1><script src="/never"></script><button>After the script</button>'),
   // A style sheet in the head that never answers: Chromium renders nothing until it comes (the parser is not held).
   '/stuck-head-style': (_, res) => page(res, 'Stuck style', `<link rel="stylesheet" href="/never"><h1>Stuck style</h1><button onclick="this.textContent = 'Bought'">Buy</button>`),

@@ -14,9 +14,9 @@
  * frame's are watched for here, for the tab's whole life (a frame the page adds later too), once a request has
  * gone the settle cap without its whole answer. A slow server's (an answer within the cap) is waited for. A frame
  * is loaded again only when its document came by GET from an http(s) address or from its element's `srcdoc` (a
- * form's answer, or what a script wrote into a frame, cannot be), when none of its fields holds what was typed or chosen in it (that would be lost), and at most twice:
- * the second time for a request the first load had not reached, or for another form of a refused address that the
- * frame loaded again asks for (refusals.ts).
+ * form's answer, or what a script wrote into a frame, cannot be), when none of its fields holds what was typed or
+ * chosen in it (that would be lost), and at most twice: the second time for a request the first load had not
+ * reached, or for another form of a refused address that the frame loaded again asks for (refusals.ts).
  */
 import type { CDPSession, Frame, Page, Request } from 'playwright-core';
 import { within } from '../within.js';
@@ -100,6 +100,11 @@ export function unholdFrames(page: Page, traffic: Traffic, capMs: number): void 
 export async function heldBySheet(frame: Frame, traffic: Traffic): Promise<boolean> {
   if (frame.isDetached() || !traffic.pendingRequests().some((request) => request.resourceType() === 'stylesheet' && frameOf(request) === frame)) return false;
   return answerWithin(paintsNot(frame));
+}
+
+/** True when a frame of `page` other than its main one has a style sheet on its way: the one case `heldBySheet` looks into. */
+export function sheetsOnTheirWayInFrames(page: Page, traffic: Traffic): boolean {
+  return traffic.pendingRequests().some((request) => request.resourceType() === 'stylesheet' && frameOf(request) !== page.mainFrame());
 }
 
 /** True when `frame` runs no animation frame within a second: its rendering is held back. */

@@ -5,11 +5,12 @@
  * frame to be released instead (the sheet comes, is taken out, or the frame is loaded again without it), then
  * finds its element again in what the frame shows now.
  */
-import type { Frame, Locator, Request } from 'playwright-core';
+import type { Frame, Locator } from 'playwright-core';
 import { BrowserToolError } from '../errors.js';
 import type { ResolvedRef } from '../refs.js';
 import { sleep } from '../session/deadline.js';
-import { heldBySheet, parsedWithin } from '../session/heldFrames.js';
+import { heldBySheet, parsedWithin, sheetsOnTheirWayInFrames } from '../session/heldFrames.js';
+import { hostOf } from '../session/sites.js';
 import type { CallContext } from './defineTool.js';
 
 /** How often a held frame is looked at again (each look costs up to a second more while it is held). */
@@ -20,8 +21,8 @@ export async function afterFrameHold(call: CallContext, target: ResolvedRef, act
   const { page } = call;
   const traffic = call.session.tabs.eventsOf(page).traffic;
   // Only a frame's own style sheet still on its way holds it: nothing to look at on almost every action.
-  if (!traffic.pendingRequests().some((request) => request.resourceType() === 'stylesheet' && !request.isNavigationRequest() && requestFrame(request) !== page.mainFrame())) return target;
-  const frame = await frameOf(target.locator, call.deadline.forStep());
+  if (!sheetsOnTheirWayInFrames(page, traffic)) return target;
+  const frame = await elementFrame(target.locator, call.deadline.forStep());
   if (!frame || frame === page.mainFrame() || !(await heldBySheet(frame, traffic))) return target;
 
   for (;;) {
@@ -34,7 +35,7 @@ export async function afterFrameHold(call: CallContext, target: ResolvedRef, act
       if (!(await heldBySheet(frame, traffic))) break;
     }
     if (call.deadline.forStep() <= LOOK_MS) {
-      throw new BrowserToolError('timeout', `${action}: the frame it is in (${hostOf(frame)}) has shown nothing yet: a style sheet it waits for has not answered.`, {
+      throw new BrowserToolError('timeout', `${action}: the frame it is in (${hostOf(frame.url())}) has shown nothing yet: a style sheet it waits for has not answered.`, {
         hint: 'Retry in a few seconds: a frame held this way is loaded again without the sheet. Or act on the rest of the page.',
       });
     }
@@ -45,17 +46,8 @@ export async function afterFrameHold(call: CallContext, target: ResolvedRef, act
   return { ...again, notices: [...target.notices, told, ...again.notices] };
 }
 
-/** The frame that made `request`; none for a service worker's. */
-function requestFrame(request: Request): Frame | undefined {
-  try {
-    return request.frame();
-  } catch {
-    return undefined;
-  }
-}
-
 /** The frame the element sits in. */
-async function frameOf(locator: Locator, timeout: number): Promise<Frame | undefined> {
+async function elementFrame(locator: Locator, timeout: number): Promise<Frame | undefined> {
   const handle = await locator.elementHandle({ timeout: Math.min(timeout, 1_000) }).catch(() => null);
   if (!handle) return undefined;
   try {
@@ -64,13 +56,5 @@ async function frameOf(locator: Locator, timeout: number): Promise<Frame | undef
     return undefined;
   } finally {
     void handle.dispose().catch(() => {});
-  }
-}
-
-function hostOf(frame: Frame): string {
-  try {
-    return new URL(frame.url()).host || frame.url();
-  } catch {
-    return frame.url();
   }
 }

@@ -23,7 +23,11 @@ export async function afterFrameHold(call: CallContext, target: ResolvedRef, act
   // Only a frame's own style sheet still on its way holds it: nothing to look at on almost every action.
   if (!sheetsOnTheirWayInFrames(page, traffic)) return target;
   const frame = await elementFrame(target.locator, call.deadline.forStep());
-  if (!frame || frame === page.mainFrame() || !(await heldBySheet(frame, traffic))) return target;
+  if (!frame || frame === page.mainFrame()) return target;
+  // A frame out of view may run no animation frame, held or not (Chromium throttles it): it is brought into view
+  // first, as the action would bring it.
+  await intoView(frame, call.deadline.forStep());
+  if (!(await heldBySheet(frame, traffic))) return target;
 
   for (;;) {
     if (frame.isDetached()) return call.refs.resolve(page, target.ref, action);
@@ -57,4 +61,12 @@ async function elementFrame(locator: Locator, timeout: number): Promise<Frame | 
   } finally {
     void handle.dispose().catch(() => {});
   }
+}
+
+/** Scrolls the element that holds `frame` into view, if it is not. */
+async function intoView(frame: Frame, timeout: number): Promise<void> {
+  const element = await frame.frameElement().catch(() => undefined);
+  if (!element) return;
+  await element.scrollIntoViewIfNeeded({ timeout: Math.min(timeout, 1_000) }).catch(() => {});
+  void element.dispose().catch(() => {});
 }

@@ -79,8 +79,11 @@ const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Pages that behave like the real web at its worst: stuck third-party requests, slow servers, endless
  * scripts, redirects and requests to other hosts. `?to=` names the target of a redirect or request.
  */
-const MISBEHAVING: Record<string, (url: URL, res: ServerResponse) => void | Promise<void>> = {
+const MISBEHAVING: Record<string, (url: URL, res: ServerResponse, events: string[]) => void | Promise<void>> = {
   '/stuck-image': (_, res) => page(res, 'Stuck image', '<h1>Stuck image</h1><img src="/never" alt="ad"><button>Buy</button>'),
+  // A widget that adds a style sheet of its own once shown, which then takes 20 s (it holds back no rendering).
+  '/late-sheet-widget': (_, res) =>
+    page(res, 'Widget', `<h1>Widget</h1><button onclick="this.textContent = 'Bought'">Buy</button><script>setTimeout(() => document.head.append(Object.assign(document.createElement('link'), { rel: 'stylesheet', href: '/slow-asset.css?ms=20000' })), 50)</script>`),
   // A frame whose markup is on its element (`srcdoc`), with a script that never answers halfway down.
   '/srcdoc-stuck-script': (_, res) =>
     page(res, 'Framed', `<h1>Framed</h1><iframe title="inner" srcdoc="<h1>Before the script</h1><script src='/never'></script><button>After the script</button>"></iframe>`),
@@ -125,9 +128,13 @@ const MISBEHAVING: Record<string, (url: URL, res: ServerResponse) => void | Prom
     ),
   // The parser goes slowly through its head (?n= scripts, each written once the one before it has run, each
   // answering after ?ms=), and a script in its body never answers.
-  '/slow-head-stuck-body': (url, res) => {
+  // With ?key, the server's events name each load of the page (`page=key`) and each head script asked for (`head=key`).
+  '/slow-head-stuck-body': (url, res, events) => {
     const ms = Number(url.searchParams.get('ms') ?? 500);
-    const head = Array.from({ length: Number(url.searchParams.get('n') ?? 12) }, (_, i) => `<script>document.write('<script src="/slow-asset.js?ms=${ms}&n=${i + 1}"><\\/script>')</script>`);
+    const key = url.searchParams.get('key');
+    if (key) events.push(`page=${key}`);
+    const tag = key ? `&key=${encodeURIComponent(key)}` : '';
+    const head = Array.from({ length: Number(url.searchParams.get('n') ?? 12) }, (_, i) => `<script>document.write('<script src="/slow-asset.js?ms=${ms}&n=${i + 1}${tag}"><\\/script>')</script>`);
     page(res, 'Slow head', `${head.join('')}<h1>The body</h1><script src="/never?script=body"></script><button>Buy</button>`);
   },
   // The same slow head, and a script that never answers, inserted by its first inline script (a widget's snippet).
@@ -238,7 +245,8 @@ const MISBEHAVING: Record<string, (url: URL, res: ServerResponse) => void | Prom
   },
   // A style sheet for print that never answers.
   '/print-style': (_, res) => page(res, 'Print style', `<link rel="stylesheet" href="no-answer?v=1&amp;x=2" media="print"><h1>Print style</h1><button>Read on</button>`),
-  '/slow-asset.js': async (url, res) => {
+  '/slow-asset.js': async (url, res, events) => {
+    if (url.searchParams.has('key')) events.push(`head=${url.searchParams.get('key')}`);
     await delay(Number(url.searchParams.get('ms') ?? 1000));
     const bodies: Record<string, string> = {
       adds: `document.body.insertAdjacentHTML('beforeend', '<button>Added late</button>')`,
@@ -451,7 +459,7 @@ export async function startServer(): Promise<TestServer> {
     }
     if (path === '/never' || path === '/no-answer') return; // a subresource, or a whole page, that never answers
     const misbehaving = MISBEHAVING[path];
-    if (misbehaving) return misbehaving(url, res);
+    if (misbehaving) return misbehaving(url, res, events);
     if (path === '/missing') {
       res.writeHead(404, { 'content-type': 'text/html' }).end('<title>Not found</title><h1>404 Not found</h1>');
       return;

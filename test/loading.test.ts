@@ -229,6 +229,24 @@ describe('navigate returns when the page is usable', () => {
     }
   });
 
+  it('a frame a style sheet keeps from showing, left so because its field holds a value loading it again would lose: a click there says so instead of waiting out its time', async () => {
+    const browser = createTestToolset({ timeout: 10_000 });
+    try {
+      const inner = env.server.otherSite('/prefilled-stuck-import');
+      const result = await call(browser, 'browser_navigate', { url: env.server.url(`/frame?to=${encodeURIComponent(inner)}`) });
+      expect(result.ok, JSON.stringify(result.error)).toBe(true);
+      const click = await call(browser, 'browser_click', { ref: refOf(result.snapshot, 'button', 'Buy') });
+      expect(click.ok).toBe(false);
+      expect(click.error.code).toBe('element_not_visible');
+      expect(click.error.message).toMatch(/shows nothing: a style sheet it needs never answered, and the frame is left so because what was typed or chosen in it would be lost/);
+      expect(click.error.hint).toContain(inner);
+      // The value is still there.
+      expect((await call(browser, 'browser_snapshot', {})).snapshot).toMatch(/textbox "Name" value="Ada"/);
+    } finally {
+      await browser.close();
+    }
+  });
+
   it('a button in a frame far down whose own late style sheet is still on its way (it holds back nothing) clicks at once', async () => {
     const browser = createTestToolset({ timeout: 10_000 });
     try {

@@ -33,6 +33,14 @@ const REISSUED_MS = 500;
 /** How long a reloaded frame's refusal holds at most, if the frame is never parsed. */
 const REFUSAL_MS = 30_000;
 
+/** Frames a style sheet keeps from showing that are left so on purpose, and why (for the action that waits on one). */
+const leftHeld = new WeakMap<Frame, string>();
+
+/** Why `frame`, which a style sheet keeps from showing, is left so rather than loaded again; undefined when it is not. */
+export function leftHeldBecause(frame: Frame): string | undefined {
+  return leftHeld.get(frame);
+}
+
 /** Watches `page`'s frames, for as long as it lives, for style sheets and scripts unanswered (by `traffic`) after `capMs`. */
 export function unholdFrames(page: Page, traffic: Traffic, capMs: number): void {
   /** Each frame's latest document request, the addresses refused for it so far, and how often it was loaded again. */
@@ -43,14 +51,15 @@ export function unholdFrames(page: Page, traffic: Traffic, capMs: number): void 
   const pending = (request: Request) => traffic.pendingRequests().includes(request);
 
   /**
-   * True when `frame` may be loaded again, and has not been too often: its document came by GET from an http(s)
-   * address, or from its element's `srcdoc`.
+   * Why `frame` may not be loaded again ('' while its document is still arriving); undefined when it may: its
+   * document came by GET from an http(s) address, or from its element's `srcdoc`, and it was not loaded too often.
    */
-  const reloadable = (frame: Frame) => {
-    if ((reloads.get(frame) ?? 0) >= MAX_RELOADS) return false;
-    if (isSrcdoc(frame)) return true;
+  const notReloadable = (frame: Frame): string | undefined => {
+    if ((reloads.get(frame) ?? 0) >= MAX_RELOADS) return 'it was loaded again twice already';
+    if (isSrcdoc(frame)) return undefined;
     const answered = documents.get(frame);
-    return !!answered && answered.method() === 'GET' && /^https?:/i.test(frame.url()) && !pending(answered);
+    if (!answered || answered.method() !== 'GET' || !/^https?:/i.test(frame.url())) return "its page cannot be asked for again (a form's answer, or written by a script)";
+    return pending(answered) ? '' : undefined;
   };
 
   const unhold = async (frame: Frame, request: Request) => {
@@ -58,13 +67,22 @@ export function unholdFrames(page: Page, traffic: Traffic, capMs: number): void 
     const kind = request.resourceType();
     // A `<link>` taken out ends the hold at once, without loading the frame again.
     if (kind === 'stylesheet' && (await removeSheetLinks(frame, [request]))) return;
-    if (checking.has(frame) || !reloadable(frame)) return;
+    if (checking.has(frame)) return;
+    const why = notReloadable(frame);
+    if (why !== undefined) {
+      if (kind === 'stylesheet' && why) leftHeld.set(frame, why);
+      return;
+    }
     checking.add(frame);
     try {
       // Held: a sheet while the frame paints nothing; a script while the frame's parser has not reached its end.
       if (!(await answerWithin(kind === 'script' ? frame.evaluate(() => document.readyState === 'loading') : paintsNot(frame)))) return;
       // What was typed or chosen in the frame's fields would be lost by loading it again: it is left held.
-      if (!pending(request) || (await answerWithin(frame.evaluate(hasEdits), true))) return;
+      if (!pending(request)) return;
+      if (await answerWithin(frame.evaluate(hasEdits), true)) {
+        if (kind === 'stylesheet') leftHeld.set(frame, 'what was typed or chosen in it would be lost by loading it again');
+        return;
+      }
       const addresses = refused.get(frame) ?? new RefusedAddresses();
       const late = traffic.pendingRequests().filter((other) => frameOf(other) === frame && other.resourceType() === kind && (traffic.waits.pendingFor(other) >= capMs || addresses.reissued(other.url())));
       addresses.refuse(late.map((other) => other.url()));
@@ -79,7 +97,10 @@ export function unholdFrames(page: Page, traffic: Traffic, capMs: number): void 
   page.on('request', (request) => {
     const frame = frameOf(request);
     if (!frame || frame === page.mainFrame()) return;
-    if (request.isNavigationRequest()) return void documents.set(frame, request);
+    if (request.isNavigationRequest()) {
+      leftHeld.delete(frame);
+      return void documents.set(frame, request);
+    }
     refused.get(frame)?.noteAsked(request.url());
     if (request.resourceType() === 'script' || request.resourceType() === 'stylesheet') {
       setTimeout(() => void unhold(frame, request), capMs).unref?.();

@@ -9,7 +9,7 @@ import type { Frame, Locator } from 'playwright-core';
 import { BrowserToolError } from '../errors.js';
 import type { ResolvedRef } from '../refs.js';
 import { sleep } from '../session/deadline.js';
-import { heldBySheet, parsedWithin, sheetsOnTheirWayInFrames } from '../session/heldFrames.js';
+import { heldBySheet, leftHeldBecause, parsedWithin, sheetsOnTheirWayInFrames } from '../session/heldFrames.js';
 import { hostOf } from '../session/sites.js';
 import type { CallContext } from './defineTool.js';
 
@@ -37,6 +37,13 @@ export async function afterFrameHold(call: CallContext, target: ResolvedRef, act
       // Loaded again: once the new document is parsed and renders, the element is looked for there.
       await parsedWithin(frame, Math.min(LOOK_MS * 5, call.deadline.forStep()));
       if (!(await heldBySheet(frame, traffic))) break;
+    }
+    const why = leftHeldBecause(frame);
+    if (why) {
+      throw new BrowserToolError('element_not_visible', `${action}: the frame it is in (${hostOf(frame.url())}) shows nothing: a style sheet it needs never answered, and the frame is left so because ${why}.`, {
+        hint: `Act on the rest of the page, or open the frame's page on its own with browser_navigate (${frame.url()}).`,
+        retryable: false,
+      });
     }
     if (call.deadline.forStep() <= LOOK_MS) {
       throw new BrowserToolError('timeout', `${action}: the frame it is in (${hostOf(frame.url())}) has shown nothing yet: a style sheet it waits for has not answered.`, {

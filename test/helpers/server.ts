@@ -81,6 +81,13 @@ const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 const MISBEHAVING: Record<string, (url: URL, res: ServerResponse, events: string[]) => void | Promise<void>> = {
   '/stuck-image': (_, res) => page(res, 'Stuck image', '<h1>Stuck image</h1><img src="/never" alt="ad"><button>Buy</button>'),
+  // A frame whose script fills in a field once parsed, and whose style pulls in a sheet that never answers.
+  '/prefilled-stuck-import': (_, res) =>
+    page(
+      res,
+      'Prefilled',
+      `<script>addEventListener('DOMContentLoaded', () => (document.querySelector('input').value = 'Ada'))</script><style>@import url("/never");</style><h1>Prefilled</h1><input aria-label="Name"><button onclick="this.textContent = 'Bought'">Buy</button>`,
+    ),
   // A widget that adds a style sheet of its own once shown, which then takes 20 s (it holds back no rendering).
   '/late-sheet-widget': (_, res) =>
     page(res, 'Widget', `<h1>Widget</h1><button onclick="this.textContent = 'Bought'">Buy</button><script>setTimeout(() => document.head.append(Object.assign(document.createElement('link'), { rel: 'stylesheet', href: '/slow-asset.css?ms=20000' })), 50)</script>`),

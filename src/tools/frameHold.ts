@@ -3,7 +3,8 @@
  * Playwright would wait for the frame to paint, and at the settle cap the frame is loaded again without the sheet,
  * which takes the element away from under the waiting action, so it ran out of time. The action waits for the
  * frame to be released instead (the sheet comes, is taken out, or the frame is loaded again without it), then
- * finds its element again in what the frame shows now.
+ * finds its element again in what the frame shows now. A frame left held on purpose (heldFrames says why) is
+ * reported at once.
  */
 import type { Frame, Locator } from 'playwright-core';
 import { BrowserToolError } from '../errors.js';

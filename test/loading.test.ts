@@ -136,10 +136,31 @@ describe('navigate returns when the page is usable', () => {
     const result = await call(env.browser, 'browser_navigate', { url: env.server.url('/stuck-sheets-full-server') });
     expect(result.ok, JSON.stringify(result.error)).toBe(true);
     expect(result.title).toBe('Ran');
-    expect(result.loading).toMatch(/^refused 6 requests \(127\.0\.0\.1:\d+\) that did not answer in 3 s$/);
+    expect(result.loading, result.loading).toMatch(/^refused 6 requests \(127\.0\.0\.1:\d+\) that did not answer in 3 s$/);
     const click = await call(env.browser, 'browser_click', { ref: refOf(result.snapshot, 'button', 'Buy') });
     expect(click.ok, JSON.stringify(click.error)).toBe(true);
     expect(click.changes).toContain('button "Bought"');
+  });
+
+  it('style sheets that never answer, the last four sent a moment after the first two: all six are refused, within the cap of the first two and one more load', async () => {
+    // A navigation of 6 s: the first two are given up on at 3 s; had the other four been given a whole cap of their own in
+    // the next load, the page would not be built in time.
+    const browser = createTestToolset({ navigationTimeout: 6_000 });
+    try {
+      const result = await call(browser, 'browser_navigate', { url: env.server.url('/stuck-sheets-in-two-parts') });
+      expect(result.ok, JSON.stringify(result.error)).toBe(true);
+      expect(result.title).toBe('Ran');
+      expect(result.loading, result.loading).toMatch(/^refused 6 requests \(127\.0\.0\.1:\d+\) that did not answer in [\d.]+ s$/);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('two scripts that never answer, served by a combo loader from the path of the page\'s own script: only they are refused, and the page\'s script runs', async () => {
+    const result = await call(env.browser, 'browser_navigate', { url: env.server.url('/stuck-combo-scripts') });
+    expect(result.ok, JSON.stringify(result.error)).toBe(true);
+    expect(result.snapshot).toContain('button "Added by the app"');
+    expect(result.loading, result.loading).toMatch(/^refused 2 requests \(127\.0\.0\.1:\d+\) that did not answer in 3 s$/);
   });
 
   it.each([

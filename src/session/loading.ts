@@ -77,6 +77,7 @@ async function settleUnlessLooping<T>(page: Page, traffic: Traffic, deadline: De
   try {
     return await settleRefusing(page, traffic, deadline, policy, loop, refusals, early);
   } finally {
+    traffic.waits.forgetEarlierLoads();
     await refusals.end();
   }
 }
@@ -111,6 +112,7 @@ async function settleRefusing<T>(page: Page, traffic: Traffic, deadline: Deadlin
     if ((refusals.reloads === 0 || (refusals.reloads < MAX_RELOADS && deadline.forStep() > 2 * giveUpMs)) && traffic.documentMethod() === 'GET' && !loop.held()) {
       for (const request of overdueSinceAsked(traffic, giveUpMs)) givenUp.set(request.url(), request);
       loop.ownLoad();
+      traffic.waits.carryOver(traffic.pendingRequests());
       await stage('load: again, refusing', () => refusals.reload(page, [...givenUp.keys()], deadline));
       continue;
     }

@@ -46,10 +46,10 @@ export class RefusedAddresses {
 
   /** Refuses `urls` too, from the next load on (which begins now: what it asks for is noted from here). */
   refuse(urls: Iterable<string>): void {
-    for (const url of urls) {
-      if (this.reissued(url)) this.paths.add(withoutQuery(url));
-      this.urls.add(url);
-    }
+    // Judged against the loads before: addresses of one path given up on together are requests of their own.
+    const given = [...urls];
+    for (const url of given.filter((url) => this.reissued(url))) this.paths.add(withoutQuery(url));
+    for (const url of given) this.urls.add(url);
     this.asked = new Set();
   }
 

@@ -173,6 +173,26 @@ const MISBEHAVING: Record<string, (url: URL, res: ServerResponse, events: string
       'Stuck sheets',
       `${[1, 2, 3, 4, 5, 6].map((n) => `<link rel="stylesheet" href="/never?sheet=${n}">`).join('')}<script src="/slow-asset.js?ms=0&what=title"></script><h1>After the script</h1><button onclick="this.textContent = 'Bought'">Buy</button>`,
     ),
+  // The same six sheets, the last four sent a moment after the first two: the document arrives in two parts, and the
+  // script the parser then waits on comes after them.
+  '/stuck-sheets-in-two-parts': async (_, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.write(`<!doctype html><title>Stuck sheets</title>${[1, 2].map((n) => `<link rel="stylesheet" href="/never?sheet=${n}">`).join('')}`);
+    await delay(300);
+    res.end(`${[3, 4, 5, 6].map((n) => `<link rel="stylesheet" href="/never?sheet=${n}">`).join('')}<script src="/slow-asset.js?ms=0&what=title"></script><h1>After the script</h1><button>Buy</button>`);
+  },
+  // Scripts a combo loader serves from one path: two of them (an ad's, a tracker's) never answer; the page's own,
+  // after them, adds a button.
+  '/stuck-combo-scripts': (_, res) =>
+    page(
+      res,
+      'Combo scripts',
+      `<h1>Before the scripts</h1><script src="/combo?stuck&part=ads"></script><script src="/combo?stuck&part=tracker"></script><script src="/combo?part=app"></script><h1>After the scripts</h1>`,
+    ),
+  '/combo': (url, res) => {
+    if (url.searchParams.has('stuck')) return;
+    res.writeHead(200, { 'content-type': 'text/javascript' }).end(`document.body.insertAdjacentHTML('beforeend', '<button>Added by the app</button>')`);
+  },
   '/stuck-tracker': (_, res) => page(res, 'Stuck tracker', '<h1>Stuck tracker</h1><script async src="/never"></script><button>Subscribe</button>'),
   // While a script that never arrives holds the load, a timer fills in the field and focuses it, or makes a text
   // clickable (?what=handler): no element changes, only state.

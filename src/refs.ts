@@ -252,7 +252,8 @@ export class RefManager {
     const now = doc.current.get(ref);
     // Playwright gives an element a new ref when its role or name changes, so the same ref on another role or
     // name is another element: its frame has loaded a new document, which numbers its refs afresh.
-    if (now && (!info || (now.role === wanted.role && now.name === wanted.name))) {
+    const renumbered = !!now && !!info && (now.role !== wanted.role || now.name !== wanted.name);
+    if (now && !renumbered) {
       locator = page.getByRef(ref);
       if ((await locator.count()) === 1) return { ref, locator, ...now, notices };
     }
@@ -274,7 +275,7 @@ export class RefManager {
         snapshot: taken.formatted.text,
       });
     }
-    const reused = now && info && (now.role !== wanted.role || now.name !== wanted.name) ? `: the frame it was in has loaded a new page, where ${ref} is ${describe(now)}` : '';
+    const reused = now && renumbered ? `: the frame it was in has loaded a new page, where ${ref} is ${describe(now)}` : '';
     throw new BrowserToolError(
       'stale_ref',
       `${action}: ${ref} (${describe(wanted)}) is no longer on the page${reused}${twins.length > 1 ? `, and ${twins.length} elements now match it` : ''}.`,

@@ -119,13 +119,18 @@ export function unholdFrames(page: Page, traffic: Traffic, capMs: number): void 
  * frame, or a second when the frame is held, and only while such a sheet is on its way.
  */
 export async function heldBySheet(frame: Frame, traffic: Traffic): Promise<boolean> {
-  if (frame.isDetached() || !traffic.pendingRequests().some((request) => request.resourceType() === 'stylesheet' && frameOf(request) === frame)) return false;
+  if (frame.isDetached() || !sheetOnItsWay(traffic, (from) => from === frame)) return false;
   return answerWithin(paintsNot(frame));
 }
 
 /** True when a frame of `page` other than its main one has a style sheet on its way: the one case `heldBySheet` looks into. */
 export function sheetsOnTheirWayInFrames(page: Page, traffic: Traffic): boolean {
-  return traffic.pendingRequests().some((request) => request.resourceType() === 'stylesheet' && frameOf(request) !== page.mainFrame());
+  return sheetOnItsWay(traffic, (from) => from !== page.mainFrame());
+}
+
+/** True when a style sheet asked for by a frame `where` accepts is still on its way. */
+function sheetOnItsWay(traffic: Traffic, where: (frame: Frame | undefined) => boolean): boolean {
+  return traffic.pendingRequests().some((request) => request.resourceType() === 'stylesheet' && where(frameOf(request)));
 }
 
 /** True when `frame` runs no animation frame within a second: its rendering is held back. */

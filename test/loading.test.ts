@@ -143,8 +143,8 @@ describe('navigate returns when the page is usable', () => {
   });
 
   it('style sheets that never answer, the last four sent a moment after the first two: all six are refused, within the cap of the first two and one more load', async () => {
-    // A navigation of 6 s: the first two are given up on at 3 s; had the other four been given a whole cap of their own in
-    // the next load, the page would not be built in time.
+    // A navigation of 6 s: the first two are given up on at 3 s; had the other four been asked for anew by the next
+    // load, with a whole cap of their own, the page would not be built in time.
     const browser = createTestToolset({ navigationTimeout: 6_000 });
     try {
       const result = await call(browser, 'browser_navigate', { url: env.server.url('/stuck-sheets-in-two-parts') });
@@ -274,7 +274,7 @@ describe('navigate returns when the page is usable', () => {
   });
 
   it('a frame that moved on to its next page by itself: a ref from its first page is not acted on, though the new page has an element of that ref', async () => {
-    const result = await call(env.browser, 'browser_navigate', { url: env.server.url(`/frame?to=${encodeURIComponent('/moves-on?ms=1000')}`) });
+    const result = await call(env.browser, 'browser_navigate', { url: env.server.url(`/frame?to=${encodeURIComponent('/moves-on?ms=3000')}`) });
     expect(result.ok, JSON.stringify(result.error)).toBe(true);
     const confirm = refOf(result.snapshot, 'button', 'Confirm');
     const page = await env.browser.page();

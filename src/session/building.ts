@@ -137,6 +137,28 @@ export function overdueSinceAsked(traffic: Traffic, giveUpMs: number): Request[]
 }
 
 /**
+ * How far short of the cap a script or style sheet still out may be, when others are given up on, for the page to
+ * be loaded again only once it has reached the cap too (`dueAlongside`).
+ */
+const ALONGSIDE_MS = 500;
+
+/**
+ * Before the page is loaded again without what was given up on: the scripts and style sheets still out whose cap
+ * ends within `ALONGSIDE_MS` (they went out moments after the ones given up on: a connection still being opened,
+ * the document's next part). Waits until their cap has passed (within the deadline) and returns those still
+ * unanswered, to be refused by the same load. Asked for anew by the next load, each would wait a whole cap of its
+ * own, and cost a load more (DECISIONS 96).
+ */
+export async function dueAlongside(traffic: Traffic, giveUpMs: number, givenUp: ReadonlySet<string>, deadline: Deadline): Promise<Request[]> {
+  const near = blocking(traffic).filter((request) => !givenUp.has(request.url()) && !traffic.waits.notSent(request) && traffic.waits.outFor(request) >= giveUpMs - ALONGSIDE_MS);
+  if (!near.length) return [];
+  const until = Math.max(...near.map((request) => giveUpMs - traffic.waits.outFor(request)));
+  await sleep(Math.min(until, deadline.forStep()));
+  const pending = new Set(traffic.pendingRequests());
+  return near.filter((request) => pending.has(request) && traffic.waits.outFor(request) >= giveUpMs);
+}
+
+/**
  * Builds the capture's helpers (warmUp.ts) while the renderer would sit idle: as soon as the parser waits on
  * a script or style sheet still on its way, or when `now()` is called (the page is parsed but the snapshot
  * must wait). Once per load: the ~60 ms it takes is then not spent by the capture.

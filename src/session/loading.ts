@@ -11,7 +11,7 @@ import { frameInView } from '../snapshot/frameInView.js';
 import { holdIfLooping, markHeld, type Loop } from '../snapshot/navigating.js';
 import { stage, stageSync } from '../stages.js';
 import { sleep, type Deadline } from './deadline.js';
-import { blockingStuck, builtOrBlocked, overdueSinceAsked, warmUpWhileWaiting } from './building.js';
+import { blockingStuck, builtOrBlocked, dueAlongside, overdueSinceAsked, warmUpWhileWaiting } from './building.js';
 import { Refusals } from './refusals.js';
 import { hostOf } from './sites.js';
 import { removeSheetLinks, stopLoading } from './unstick.js';
@@ -77,7 +77,6 @@ async function settleUnlessLooping<T>(page: Page, traffic: Traffic, deadline: De
   try {
     return await settleRefusing(page, traffic, deadline, policy, loop, refusals, early);
   } finally {
-    traffic.waits.forgetEarlierLoads();
     await refusals.end();
   }
 }
@@ -111,8 +110,8 @@ async function settleRefusing<T>(page: Page, traffic: Traffic, deadline: Deadlin
     }
     if ((refusals.reloads === 0 || (refusals.reloads < MAX_RELOADS && deadline.forStep() > 2 * giveUpMs)) && traffic.documentMethod() === 'GET' && !loop.held()) {
       for (const request of overdueSinceAsked(traffic, giveUpMs)) givenUp.set(request.url(), request);
+      for (const request of await dueAlongside(traffic, giveUpMs, new Set(givenUp.keys()), deadline)) givenUp.set(request.url(), request);
       loop.ownLoad();
-      traffic.waits.carryOver(traffic.pendingRequests());
       await stage('load: again, refusing', () => refusals.reload(page, [...givenUp.keys()], deadline));
       continue;
     }

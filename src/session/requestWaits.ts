@@ -12,8 +12,6 @@ import { originOf } from './sites.js';
 export class RequestWaits {
   /** When the page asked for each request. */
   private readonly askedAt = new WeakMap<Request, number>();
-  /** Addresses a load that was replaced had asked for (`carryOver`): how long the page had waited for each. */
-  private readonly earlierLoads = new Map<string, { pending: number; out: number }>();
 
   /** `pending` lists the tab's requests still waiting for their answer (`Traffic.pendingRequests`). */
   constructor(
@@ -31,40 +29,20 @@ export class RequestWaits {
     return this.askedAt.get(request);
   }
 
-  /** Milliseconds the page has waited for `request`: since it asked for it, and in the loads this one replaced (`carryOver`). */
+  /** Milliseconds since the page asked for `request`. */
   pendingFor(request: Request): number {
-    return this.sinceAsked(request) + (this.earlierLoads.get(request.url())?.pending ?? 0);
-  }
-
-  /**
-   * The page is loaded again (without what was given up on: refusals.ts), and will ask for each of `requests`
-   * once more. What each had waited is kept: its server has had it that long already. Without this, requests
-   * that went out a few milliseconds after the ones given up on (a connection still being opened) would wait a
-   * whole cap again in the next load, and the one after it. Kept until `forgetEarlierLoads`.
-   */
-  carryOver(requests: Request[]): void {
-    for (const request of requests) this.earlierLoads.set(request.url(), { pending: this.pendingFor(request), out: this.outFor(request) });
-  }
-
-  /** The navigation the loads belonged to is settled: a later one starts every request from nothing. */
-  forgetEarlierLoads(): void {
-    this.earlierLoads.clear();
+    return Date.now() - (this.askedAt.get(request) ?? Date.now());
   }
 
   /**
    * Milliseconds `request` has waited on its server: since it went out (chromiumNetwork.ts), 0 while the browser
-   * still holds it back (`notSent`), or since the page asked for it when neither is known; with its time on its
-   * server in the loads this one replaced (`carryOver`). Time spent queued behind the page's other requests is the
-   * browser's, not a sign of a server that does not answer.
+   * still holds it back (`notSent`), or since the page asked for it when neither is known. Time spent queued
+   * behind the page's other requests is the browser's, not a sign of a server that does not answer.
    */
   outFor(request: Request): number {
-    if (this.notSent(request)) return 0;
     const at = this.network.wentOutAt(request.url());
-    return (at !== undefined ? Date.now() - at : this.sinceAsked(request)) + (this.earlierLoads.get(request.url())?.out ?? 0);
-  }
-
-  private sinceAsked(request: Request): number {
-    return Date.now() - (this.askedAt.get(request) ?? Date.now());
+    if (at !== undefined) return Date.now() - at;
+    return this.notSent(request) ? 0 : this.pendingFor(request);
   }
 
   /**

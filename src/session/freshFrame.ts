@@ -9,16 +9,14 @@
  * the frame starts over.
  *
  * So before `loadPage` opens a page of the site whose pages the tab has shown `RENEW_AFTER` times in a row, the
- * tab first passes through an empty page of no site (a data: URL, ~20 ms). The page asked for then opens in a
- * new frame (a new browsing instance). With the launched browser's process per site (config.ts) that frame is
- * made in the process the site already has; without it, a new process starts for it (~80 to 130 ms more when
- * the page's server answers at once). The empty page stays in the tab's history between the two pages, so
- * browser_history and navigate's way back step over it (`moveInHistory`).
+ * tab first passes through an empty page of no site (a data: URL, ~20 ms). Chromium shows that page in a new
+ * frame, and the page asked for opens in another new frame. The empty page stays in the tab's history between
+ * the two pages, so browser_history and navigate's way back step over it (`moveInHistory`).
  */
 import type { Page, Response } from 'playwright-core';
 import { stage } from '../stages.js';
 import type { Deadline } from './deadline.js';
-import { schemefulSiteOf } from './sites.js';
+import { siteOfUrl } from './sites.js';
 import { stopLoading } from './unstick.js';
 
 /**
@@ -51,7 +49,7 @@ export class FrameAge {
 
   /** Opening `url` would add one more document to a frame that has already shown `RENEW_AFTER` of its site. */
   worn(url: string): boolean {
-    return this.documents >= RENEW_AFTER && schemefulSiteOf(url) === this.site;
+    return this.documents >= RENEW_AFTER && siteKey(url) === this.site;
   }
 
   /**
@@ -92,7 +90,7 @@ export class FrameAge {
   }
 
   private shown(url: string): void {
-    const site = schemefulSiteOf(url);
+    const site = siteKey(url);
     // about:blank, error pages and other data: pages may be shown in the same frame: they neither count nor reset.
     if (!site) return;
     if (site !== this.site) {
@@ -101,6 +99,12 @@ export class FrameAge {
     }
     this.documents++;
   }
+}
+
+/** Chromium's site of a page: its scheme and registrable domain; "" for a URL without a host. */
+function siteKey(url: string): string {
+  const site = siteOfUrl(url);
+  return site && `${url.slice(0, url.indexOf(':'))}://${site}`;
 }
 
 /**

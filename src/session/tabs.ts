@@ -7,8 +7,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import type { ResolvedConfig } from '../config.js';
 import { BrowserToolError } from '../errors.js';
 import { warmUpCaptures } from '../snapshot/warmUp.js';
-import { answers, closeQuickly, stopLoading } from './unstick.js';
-import { schemefulSiteOf } from './sites.js';
+import { closeQuickly, stopLoading } from './unstick.js';
 import { unholdFrames } from './heldFrames.js';
 import { PageEvents } from './pageEvents.js';
 
@@ -173,35 +172,11 @@ export class Tabs {
     if (page === this.active) this.activate(this.all().at(-1));
   }
 
-  /**
-   * Opens a tab in place of `page`, one that no longer answers, once it has gone (`retireHung`). Also says how
-   * many other tabs were hung with it and went too.
-   */
-  async replace(page: Page): Promise<{ page: Page; alsoClosed: number }> {
-    const alsoClosed = await this.retireHung(page);
-    return { page: await this.open(), alsoClosed };
-  }
-
-  /**
-   * Closes `page`, whose page no longer answers, with every tab that shares its renderer process and is hung with
-   * it, and waits until they are gone (a hung renderer takes about half a second). The launched browser keeps the
-   * tabs of one site in one process (config.ts), and a tab a page opened shares that page's process: a page of
-   * that site opened while any of them is left would join the hung process and never load. So the tabs of the
-   * same site, and those opened by or opening `page`, that do not answer within `TITLE_MS` go too. Returns how
-   * many such tabs there were.
-   */
-  async retireHung(page: Page): Promise<number> {
-    const site = schemefulSiteOf(page.url());
-    const family = await openerRoot(page);
-    const others = this.all().filter((other) => other !== page);
-    const related = await Promise.all(others.map(async (other) => (site && schemefulSiteOf(other.url()) === site) || (await openerRoot(other)) === family));
-    const [, hung] = await Promise.all([
-      this.retire(page),
-      Promise.all(others.map(async (other, i) => (related[i] && !(await answers(other, TITLE_MS)) ? other : undefined))),
-    ]);
-    const alsoHung = hung.filter((other): other is Page => other !== undefined);
-    await Promise.all(alsoHung.map((other) => this.retire(other)));
-    return alsoHung.length;
+  /** Opens a tab in place of `page`, one that no longer answers, and closes that one without waiting on it. */
+  async replace(page: Page): Promise<Page> {
+    const fresh = await this.open();
+    void this.retire(page);
+    return fresh;
   }
 
   /** Closes a tab for good: from now on it is not listed, even while its renderer takes its time to go. */
@@ -227,22 +202,4 @@ export class Tabs {
       this.unreportedPopups.push(popup);
     });
   }
-}
-
-/** What the model is told of other tabs closed with a hung one (`Tabs.retireHung`): a sentence, "" when none were. */
-export function alsoHungNotice(count: number): string {
-  if (!count) return '';
-  const tabs = count === 1 ? 'Another tab of its site, or one it opened, was' : `${count} other tabs of its site, or that it opened, were`;
-  return ` ${tabs} not responding either (such tabs share a renderer process) and closed too.`;
-}
-
-/** The first tab of the chain of tabs that opened `page` (itself when no page opened it). */
-async function openerRoot(page: Page): Promise<Page> {
-  let root = page;
-  for (let steps = 0; steps < 20; steps++) {
-    const opener = await root.opener().catch(() => null);
-    if (!opener) break;
-    root = opener;
-  }
-  return root;
 }

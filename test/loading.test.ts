@@ -918,6 +918,32 @@ describe('nothing wedges the session', () => {
     }
   });
 
+  it('a page that hangs with another tab of its site open: the next navigate closes both, says so, and opens its page in a new tab that acts', async () => {
+    const browser = createTestToolset({ navigationTimeout: 20_000 });
+    try {
+      const first = await call(browser, 'browser_navigate', { url: env.server.url('/fixtures/page-b.html') });
+      expect(first.ok, JSON.stringify(first.error)).toBe(true);
+      const opened = await call(browser, 'browser_tabs', { action: 'new', url: env.server.url('/fixtures/page-b.html?second') });
+      expect(opened.ok, JSON.stringify(opened.error)).toBe(true);
+      // The two tabs of one site share a renderer: the second one's endless script holds the first too.
+      await hang(await browser.page());
+
+      const next = await call(browser, 'browser_navigate', { url: env.server.url('/fixtures/page-a.html') });
+      expect(next.ok, JSON.stringify(next.error)).toBe(true);
+      expect(next.title).toBe('Page A');
+      expect(next.notices.join(' ')).toMatch(/stopped responding .* opened in a new tab .*Another tab of its site, or one it opened, was not responding either .* closed too/);
+      const tabs = await call(browser, 'browser_tabs', { action: 'list' });
+      expect(tabs.tabs).toEqual([{ index: 0, url: env.server.url('/fixtures/page-a.html'), title: 'Page A', active: true }]);
+      const clicks = () => env.server.events.filter((event) => event === 'clicked=a-continue').length;
+      const before = clicks();
+      const click = await call(browser, 'browser_click', { ref: refOf(next.snapshot, 'button', 'Continue') });
+      expect(click.ok, JSON.stringify(click.error)).toBe(true);
+      await expect.poll(clicks).toBe(before + 1);
+    } finally {
+      await browser.close();
+    }
+  });
+
   it('a page that hangs after it loaded: browser_tabs lists it as not responding, and browser_history back opens the page before it in a new tab, says so, and the page acts', async () => {
     const browser = createTestToolset({ navigationTimeout: 20_000 });
     try {

@@ -9,15 +9,18 @@
  * the frame starts over.
  *
  * So before `loadPage` opens a page of the site whose pages the tab has shown `RENEW_AFTER` times in a row, the
- * tab first passes through an empty page of no site (a data: URL, ~20 ms). Chromium shows that page in a new
- * frame, and the page asked for opens in another new frame. The empty page stays in the tab's history between
- * the two pages, so browser_history and navigate's way back step over it (`moveInHistory`).
+ * tab first passes through an empty page of no site (a data: URL, ~20 ms). The page asked for then opens in a
+ * new frame (a new browsing instance). With the launched browser's process per site (config.ts) that frame is
+ * made in the process the site already has; without it, a new process starts for it (~80 to 130 ms more when
+ * the page's server answers at once). The empty page stays in the tab's history between the two pages, so
+ * browser_history and navigate's way back step over it (`moveInHistory`).
  */
 import type { Page, Response } from 'playwright-core';
 import { stage } from '../stages.js';
 import type { Deadline } from './deadline.js';
-import { siteOfUrl } from './sites.js';
+import { schemefulSiteOf } from './sites.js';
 import { stopLoading } from './unstick.js';
+import { within } from '../within.js';
 
 /**
  * Documents of one site in a row before the next navigate renews the frame. Each costs the ones after it about
@@ -38,10 +41,21 @@ export function isBetweenPages(url: string): boolean {
 /** How long the empty page may take to arrive; it comes from no server, so only a busy machine delays it. */
 const RENEW_MS = 2_000;
 
-/** How many documents of one site a tab's frame has shown in a row, and the renewal that starts it over. */
+/**
+ * How long a garbage collection of the tab's renderer may take before it is left to finish on its own (~150 ms
+ * for ten corpus pages' worth here; a hung renderer never answers).
+ */
+const COLLECT_MS = 3_000;
+
+/**
+ * How many documents of one site a tab's frame has shown in a row, the renewal that starts it over, and the
+ * garbage the frames it left behind hold in the site's process.
+ */
 export class FrameAge {
   private site = '';
   private documents = 0;
+  /** Renewals since the renderer last collected its garbage (`collectLeftovers`). */
+  private uncollected = 0;
 
   constructor(private readonly page: Page) {
     page.on('domcontentloaded', () => this.shown(page.url()));
@@ -49,7 +63,7 @@ export class FrameAge {
 
   /** Opening `url` would add one more document to a frame that has already shown `RENEW_AFTER` of its site. */
   worn(url: string): boolean {
-    return this.documents >= RENEW_AFTER && siteKey(url) === this.site;
+    return this.documents >= RENEW_AFTER && schemefulSiteOf(url) === this.site;
   }
 
   /**
@@ -63,10 +77,37 @@ export class FrameAge {
         await this.page.goto(BETWEEN_PAGES, { waitUntil: 'commit', timeout: Math.min(RENEW_MS, deadline.forStep() / 4) });
         this.site = '';
         this.documents = 0;
+        this.uncollected++;
       } catch {
         await stopLoading(this.page);
       }
     });
+    // No quiet moment since the last renewal (calls back to back): collected now, so that no more than two
+    // renewals' worth of garbage ever piles up.
+    if (this.uncollected > 1) await stage('load: garbage of earlier frames', () => this.collectLeftovers(Math.min(COLLECT_MS, deadline.forStep() / 4)));
+  }
+
+  /**
+   * Has the tab's renderer collect the garbage the frames it renewed away left (their documents, their script
+   * worlds). With one process per site (config.ts) the renderer outlives the frames: V8 collects such garbage
+   * lazily and Chromium mostly when the renderer has been idle for a while, so a tab kept busy on one site grew
+   * to ~1 GB over a hundred pages (DECISIONS 97, 98). Called when the session has a quiet moment (Tabs), and by a
+   * renewal that found the last one's garbage still there. Nothing to do without a renewal since the last time.
+   * Waits at most `ms`; the collection then finishes on its own.
+   */
+  async collectLeftovers(ms = COLLECT_MS): Promise<void> {
+    if (!this.uncollected || this.page.isClosed()) return;
+    this.uncollected = 0;
+    const collect = async () => {
+      const cdp = await this.page.context().newCDPSession(this.page);
+      try {
+        await cdp.send('HeapProfiler.collectGarbage');
+      } finally {
+        void cdp.detach().catch(() => {});
+      }
+    };
+    // A closed tab, or a browser that gives no CDP session: nothing to collect, or nothing to do about it.
+    await within(collect().catch(() => {}), ms);
   }
 
   /**
@@ -90,7 +131,7 @@ export class FrameAge {
   }
 
   private shown(url: string): void {
-    const site = siteKey(url);
+    const site = schemefulSiteOf(url);
     // about:blank, error pages and other data: pages may be shown in the same frame: they neither count nor reset.
     if (!site) return;
     if (site !== this.site) {
@@ -99,12 +140,6 @@ export class FrameAge {
     }
     this.documents++;
   }
-}
-
-/** Chromium's site of a page: its scheme and registrable domain; "" for a URL without a host. */
-function siteKey(url: string): string {
-  const site = siteOfUrl(url);
-  return site && `${url.slice(0, url.indexOf(':'))}://${site}`;
 }
 
 /**

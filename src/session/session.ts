@@ -133,6 +133,7 @@ export class BrowserSession {
       this.urlAfterLastCall = this.tabs.activeTab?.url();
       this.pending--;
       this.lastUsed = Date.now();
+      if (!this.pending) this.tabs.afterCall();
       freeSlot();
       release();
     }
@@ -205,9 +206,11 @@ export class BrowserSession {
     if (!page) return;
     await stopLoading(page);
     if (await responds(page, PROBE_MS)) return;
-    this.lostState = 'The tab stopped responding (a script kept it busy, or its page never finished loading) and was replaced by a new empty tab';
     this.tabs.activate(undefined);
-    void this.tabs.retire(page); // not waited for: a hung renderer can take seconds to go, and this call has work to do
+    // Waited for: a page of its site opened before it has gone would join its hung renderer (Tabs.retireHung).
+    const alsoClosed = await this.tabs.retireHung(page);
+    const others = alsoClosed === 1 ? 'another tab hung with it was' : `${alsoClosed} other tabs hung with it were`;
+    this.lostState = `The tab stopped responding (a script kept it busy, or its page never finished loading) and was replaced by a new empty tab${alsoClosed ? `, and ${others} closed` : ''}`;
   }
 
   private ensureContext(): Promise<BrowserContext> {

@@ -45,3 +45,9 @@ export function siteOfUrl(url: string): string {
     return '';
   }
 }
+
+/** Chromium's site of a page: its scheme and registrable domain ("https://example.com"); "" for a URL without a host. */
+export function schemefulSiteOf(url: string): string {
+  const site = siteOfUrl(url);
+  return site && `${url.slice(0, url.indexOf(':'))}://${site}`;
+}

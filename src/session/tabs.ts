@@ -7,12 +7,19 @@ import type { BrowserContext, Page } from 'playwright-core';
 import type { ResolvedConfig } from '../config.js';
 import { BrowserToolError } from '../errors.js';
 import { warmUpCaptures } from '../snapshot/warmUp.js';
-import { closeQuickly, stopLoading } from './unstick.js';
+import { answers, closeQuickly, stopLoading } from './unstick.js';
+import { schemefulSiteOf } from './sites.js';
 import { unholdFrames } from './heldFrames.js';
 import { PageEvents } from './pageEvents.js';
 
 /** How long a tab may take to tell its title before the list calls it not responding (a hung page tells nothing). */
 const TITLE_MS = 2_000;
+/**
+ * How long after a call, with no call since, the tabs' renderers collect what their renewed frames left behind
+ * (`FrameAge.collectLeftovers`): a model takes longer than this to answer, a script calling in a loop does not.
+ */
+const QUIET_MS = 300;
+
 /** The title a tab is listed with when its page does not answer. */
 export const NOT_RESPONDING = '(not responding)';
 
@@ -62,6 +69,7 @@ export class Tabs {
   /** Tabs being closed: a hung one can take seconds to go, and must never be picked as active meanwhile. */
   private readonly closing = new WeakSet<Page>();
   private readonly activeListeners = new Set<(page: Page | undefined) => void>();
+  private quietTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly host: TabsHost) {}
 
@@ -97,9 +105,10 @@ export class Tabs {
     return () => this.activeListeners.delete(listener);
   }
 
-  /** Forgets the listeners: the session closed. */
+  /** Forgets the listeners and what was to be done in a quiet moment: the session closed. */
   stopTelling(): void {
     this.activeListeners.clear();
+    clearTimeout(this.quietTimer);
   }
 
   /** Makes a tab the active one (the tab an action opened), telling live views; undefined: none until the next call opens one. */
@@ -172,11 +181,48 @@ export class Tabs {
     if (page === this.active) this.activate(this.all().at(-1));
   }
 
-  /** Opens a tab in place of `page`, one that no longer answers, and closes that one without waiting on it. */
-  async replace(page: Page): Promise<Page> {
-    const fresh = await this.open();
-    void this.retire(page);
-    return fresh;
+  /**
+   * Opens a tab in place of `page`, one that no longer answers, once it has gone (`retireHung`). Also says how
+   * many other tabs were hung with it and went too.
+   */
+  async replace(page: Page): Promise<{ page: Page; alsoClosed: number }> {
+    const alsoClosed = await this.retireHung(page);
+    return { page: await this.open(), alsoClosed };
+  }
+
+  /**
+   * Closes `page`, whose page no longer answers, with every tab that shares its renderer process and is hung with
+   * it, and waits until they are gone (a hung renderer takes about half a second). The launched browser keeps the
+   * tabs of one site in one process (config.ts), and a tab a page opened shares that page's process: a page of
+   * that site opened while any of them is left would join the hung process and never load. So the tabs of the
+   * same site, and those opened by or opening `page`, that do not answer within `TITLE_MS` go too. Returns how
+   * many such tabs there were.
+   */
+  async retireHung(page: Page): Promise<number> {
+    const site = schemefulSiteOf(page.url());
+    const family = await openerRoot(page);
+    const others = this.all().filter((other) => other !== page);
+    const related = await Promise.all(others.map(async (other) => (site && schemefulSiteOf(other.url()) === site) || (await openerRoot(other)) === family));
+    const [, hung] = await Promise.all([
+      this.retire(page),
+      Promise.all(others.map(async (other, i) => (related[i] && !(await answers(other, TITLE_MS)) ? other : undefined))),
+    ]);
+    const alsoHung = hung.filter((other): other is Page => other !== undefined);
+    await Promise.all(alsoHung.map((other) => this.retire(other)));
+    return alsoHung.length;
+  }
+
+  /**
+   * A call ended: once the session has stayed quiet for `QUIET_MS`, each tab's renderer collects the garbage its
+   * fresh frames left (freshFrame.ts). A call that starts meanwhile puts it off to the next quiet moment.
+   */
+  afterCall(): void {
+    clearTimeout(this.quietTimer);
+    this.quietTimer = setTimeout(() => {
+      if (this.host.busy()) return;
+      for (const page of this.all()) void this.events.get(page)?.frameAge.collectLeftovers();
+    }, QUIET_MS);
+    this.quietTimer.unref();
   }
 
   /** Closes a tab for good: from now on it is not listed, even while its renderer takes its time to go. */
@@ -202,4 +248,22 @@ export class Tabs {
       this.unreportedPopups.push(popup);
     });
   }
+}
+
+/** What the model is told of other tabs closed with a hung one (`Tabs.retireHung`): a sentence, "" when none were. */
+export function alsoHungNotice(count: number): string {
+  if (!count) return '';
+  const tabs = count === 1 ? 'Another tab of its site, or one it opened, was' : `${count} other tabs of its site, or that it opened, were`;
+  return ` ${tabs} not responding either (such tabs share a renderer process) and closed too.`;
+}
+
+/** The first tab of the chain of tabs that opened `page` (itself when no page opened it). */
+async function openerRoot(page: Page): Promise<Page> {
+  let root = page;
+  for (let steps = 0; steps < 20; steps++) {
+    const opener = await root.opener().catch(() => null);
+    if (!opener) break;
+    root = opener;
+  }
+  return root;
 }

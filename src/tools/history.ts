@@ -4,6 +4,7 @@ import { HUNG_ANSWER_MS } from '../session/loadPage.js';
 import { answers, stopLoading } from '../session/unstick.js';
 import type { CallContext } from './defineTool.js';
 import { defineBrowserTool } from './defineTool.js';
+import { alsoHungNotice } from '../session/tabs.js';
 import { openInPlaceOfHungTab } from './navigate.js';
 import { effectsShape, observeAction, type Effects } from './observe.js';
 
@@ -45,9 +46,9 @@ export const historyTool = defineBrowserTool({
 async function reopenInNewTab(action: Action, call: CallContext): Promise<Effects & { moved: boolean }> {
   const target = await historyTarget(call.page, action).catch(() => undefined);
   if (!target) {
-    const page = await call.session.tabs.replace(call.page);
+    const { page, alsoClosed } = await call.session.tabs.replace(call.page);
     call.notices.push(
-      `The tab stopped responding (a script of its page never ended) and was replaced by a new empty tab: the old page and its history are gone; cookies and logins were kept. There was no page to go ${action} to.`,
+      `The tab stopped responding (a script of its page never ended) and was replaced by a new empty tab: the old page and its history are gone; cookies and logins were kept. There was no page to go ${action} to.${alsoHungNotice(alsoClosed)}`,
     );
     return { moved: false, url: page.url(), navigated: true };
   }

@@ -8,6 +8,7 @@ import { DeadlineExceeded } from '../session/deadline.js';
 import { moveInHistory } from '../session/freshFrame.js';
 import { loadPage, TabHung, type Loaded, type WaitUntil } from '../session/loadPage.js';
 import { DOWNLOAD_EVENT_WAIT_MS } from '../session/pageEvents.js';
+import { alsoHungNotice } from '../session/tabs.js';
 import { defineBrowserTool, type CallContext } from './defineTool.js';
 import { effectsShape, loadingSchema } from './observe.js';
 
@@ -111,8 +112,8 @@ function blockedNavigation(url: string, blocked: string[], config: Pick<Resolved
  * ends), and says so: `what` happened "in a new tab in its place". Cookies and logins are kept.
  */
 export async function openInPlaceOfHungTab(target: string, waitUntil: WaitUntil | undefined, call: CallContext, what: string) {
-  const page = await call.session.tabs.replace(call.page);
-  call.notices.push(`The tab stopped responding (a script of its page never ended), so ${what} in a new tab in its place: the old page and its history are gone; cookies and logins were kept.`);
+  const { page, alsoClosed } = await call.session.tabs.replace(call.page);
+  call.notices.push(`The tab stopped responding (a script of its page never ended), so ${what} in a new tab in its place: the old page and its history are gone; cookies and logins were kept.${alsoHungNotice(alsoClosed)}`);
   return openPage(target, waitUntil, { ...call, page });
 }
 

@@ -80,6 +80,9 @@ const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * scripts, redirects and requests to other hosts. `?to=` names the target of a redirect or request.
  */
 const MISBEHAVING: Record<string, (url: URL, res: ServerResponse, events: string[]) => void | Promise<void>> = {
+  // A script-heavy app: the page holds `mb` megabytes of script objects for as long as it is shown.
+  '/heavy': (url, res) =>
+    page(res, 'Heavy', `<h1>Heavy</h1><script>window.held = Array.from({ length: ${Number(url.searchParams.get('mb') ?? 16) * 131072} }, (_, i) => i + 0.5)</script><button>Buy</button>`),
   '/stuck-image': (_, res) => page(res, 'Stuck image', '<h1>Stuck image</h1><img src="/never" alt="ad"><button>Buy</button>'),
   // A frame whose script fills in a field once parsed, and whose style pulls in a sheet that never answers.
   '/prefilled-stuck-import': (_, res) =>

@@ -13,7 +13,8 @@
  * new frame (a new browsing instance). With the launched browser's process per site (config.ts) that frame is
  * made in the process the site already has; without it, a new process starts for it (~80 to 130 ms more when
  * the page's server answers at once). The empty page stays in the tab's history between the two pages, so
- * browser_history and navigate's way back step over it (`moveInHistory`).
+ * browser_history and navigate's way back step over it (`moveInHistory`). The frames left behind are garbage in
+ * the site's process, collected once the session is quiet (`collectLeftovers`).
  */
 import type { Page, Response } from 'playwright-core';
 import { stage } from '../stages.js';

@@ -750,13 +750,22 @@ async function onDeadLinks(
   }
 }
 
-/** The page of dead links still acts: its button, by the ref from its snapshot, changes the page. */
 /** Between two calls, a script of the page starts and never ends: returns once the tab no longer answers. */
 async function hang(page: import('playwright-core').Page) {
   await page.evaluate('setTimeout(() => { while (true) {} }, 0)');
   await expect.poll(() => Promise.race([page.evaluate('"answers"'), new Promise((done) => setTimeout(() => done('hung'), 500))])).toBe('hung');
 }
 
+/** Page A, in the tab that replaced a hung one, acts: its Continue button, by the ref from `snapshot`, reaches the server once. */
+async function expectPageAActs(browser: BrowserToolset, snapshot: string) {
+  const clicks = () => env.server.events.filter((event) => event === 'clicked=a-continue').length;
+  const before = clicks();
+  const click = await call(browser, 'browser_click', { ref: refOf(snapshot, 'button', 'Continue') });
+  expect(click.ok, JSON.stringify(click.error)).toBe(true);
+  await expect.poll(clicks).toBe(before + 1);
+}
+
+/** The page of dead links still acts: its button, by the ref from its snapshot, changes the page. */
 async function expectStillActs(browser: BrowserToolset, snapshot: string) {
   const next = await call(browser, 'browser_click', { ref: refOf(snapshot, 'button', 'Still here') });
   expect(next.ok).toBe(true);
@@ -908,11 +917,7 @@ describe('nothing wedges the session', () => {
       expect(tabs.tabs.map((tab: { url: string }) => tab.url)).toEqual([env.server.url('/fixtures/page-a.html')]);
       const cookies = await (await browser.page()).context().cookies();
       expect(cookies.map((c) => c.name)).toContain('login');
-      const clicks = () => env.server.events.filter((event) => event === 'clicked=a-continue').length;
-      const before = clicks();
-      const click = await call(browser, 'browser_click', { ref: refOf(next.snapshot, 'button', 'Continue') });
-      expect(click.ok, JSON.stringify(click.error)).toBe(true);
-      await expect.poll(clicks).toBe(before + 1);
+      await expectPageAActs(browser, next.snapshot);
     } finally {
       await browser.close();
     }
@@ -934,11 +939,7 @@ describe('nothing wedges the session', () => {
       expect(next.notices.join(' ')).toMatch(/stopped responding .* opened in a new tab .*Another tab of its site, or one it opened, was not responding either .* closed too/);
       const tabs = await call(browser, 'browser_tabs', { action: 'list' });
       expect(tabs.tabs).toEqual([{ index: 0, url: env.server.url('/fixtures/page-a.html'), title: 'Page A', active: true }]);
-      const clicks = () => env.server.events.filter((event) => event === 'clicked=a-continue').length;
-      const before = clicks();
-      const click = await call(browser, 'browser_click', { ref: refOf(next.snapshot, 'button', 'Continue') });
-      expect(click.ok, JSON.stringify(click.error)).toBe(true);
-      await expect.poll(clicks).toBe(before + 1);
+      await expectPageAActs(browser, next.snapshot);
     } finally {
       await browser.close();
     }
@@ -967,11 +968,7 @@ describe('nothing wedges the session', () => {
       const tabs = await call(browser, 'browser_tabs', { action: 'list' });
       expect(tabs.tabs.map((tab: { url: string }) => tab.url)).toEqual([env.server.url('/fixtures/page-a.html')]);
       expect((await (await browser.page()).context().cookies()).map((c) => c.name)).toContain('login');
-      const clicks = () => env.server.events.filter((event) => event === 'clicked=a-continue').length;
-      const before = clicks();
-      const click = await call(browser, 'browser_click', { ref: refOf(back.snapshot, 'button', 'Continue') });
-      expect(click.ok, JSON.stringify(click.error)).toBe(true);
-      await expect.poll(clicks).toBe(before + 1);
+      await expectPageAActs(browser, back.snapshot);
     } finally {
       await browser.close();
     }

@@ -11,6 +11,8 @@ import { fileURLToPath } from 'node:url';
 const here = fileURLToPath(new URL('.', import.meta.url));
 export const FIXTURES_DIR = resolve(here, '../fixtures');
 export const CORPUS_DIR = resolve(here, '../../../shared/corpus/pages');
+/** Installed packages, so widget fixtures load real libraries (`/modules/flatpickr/dist/flatpickr.min.js`). */
+export const MODULES_DIR = resolve(here, '../../node_modules');
 
 /** A made-up host of another site than 127.0.0.1 that reaches the test server (`TestServer.otherSite`). */
 const OTHER_SITE = 'tags.other-site.test';
@@ -21,7 +23,15 @@ const OTHER_SITE = 'tags.other-site.test';
  */
 export const OFFLINE_ARGS = [`--host-resolver-rules=MAP ${OTHER_SITE} 127.0.0.1, MAP * ~NOTFOUND, EXCLUDE 127.0.0.1`];
 
-const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.css': 'text/css', '.js': 'text/javascript' };
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css',
+  '.js': 'text/javascript',
+  '.mjs': 'text/javascript',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.woff2': 'font/woff2',
+};
 
 export interface Submission {
   path: string;
@@ -443,6 +453,7 @@ export async function startServer(): Promise<TestServer> {
     const path = url.pathname;
     if (path.startsWith('/fixtures/')) return serveFile(res, FIXTURES_DIR, path.slice('/fixtures/'.length));
     if (path.startsWith('/corpus/')) return serveFile(res, CORPUS_DIR, path.slice('/corpus/'.length));
+    if (path.startsWith('/modules/')) return serveFile(res, MODULES_DIR, path.slice('/modules/'.length));
     if (path === '/submit') {
       const body = req.method === 'POST' ? await readBody(req) : url.search.slice(1);
       const fields = Object.fromEntries(new URLSearchParams(body));

@@ -109,7 +109,8 @@ describe('formatSnapshot (unit, on captured JSON)', () => {
 
   it('gives clickable non-controls a ref, but not their inner text', () => {
     const tree: AriaNode[] = [
-      { role: 'generic', ref: 'e2', cursor: 'pointer', box: box(10), children: [{ role: 'generic', ref: 'e3', cursor: 'pointer', box: box(10), text: 'Open menu' }] },
+      // Playwright reports a pointer cursor only where it begins, not on the elements that inherit it.
+      { role: 'generic', ref: 'e2', cursor: 'pointer', box: box(10), children: [{ role: 'generic', ref: 'e3', box: box(10), text: 'Open menu' }] },
     ];
     const { text } = formatSnapshot(capture(tree), { scope: 'viewport', maxTokens: 2000 });
     expect(text).toContain('e2 clickable "Open menu"');

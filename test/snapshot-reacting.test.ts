@@ -80,12 +80,13 @@ describe('elements the page reacts to', () => {
     expect(snap).toMatch(new RegExp(`^ ${REF} link "Next slide"$`, 'm'));
   });
 
-  it('a focusable gallery showing only pictures gets a ref of its own', async () => {
+  it('a focusable gallery showing only pictures gets a ref of its own, and so does each picture in it', async () => {
     const snap = await open();
-    const line = new RegExp(`^${REF} clickable "Harbour at dawn`, 'm').exec(snap);
+    const line = new RegExp(`^${REF} clickable:\n ${REF} clickable "Harbour at dawn"\n ${REF} clickable "Fish market"$`, 'm').exec(snap);
     expect(line, snap).not.toBeNull();
     const page = await env.browser.page();
     expect(await page.getByRef(line![1]!).evaluate((el) => el.id)).toBe('gallery');
+    expect(await page.getByRef(line![2]!).evaluate((el) => el.textContent + (el.querySelector('img')?.alt ?? ''))).toBe('Harbour at dawn');
   });
 
   it("a slider's handle is listed as a slider inside its track, and takes arrow keys", async () => {

@@ -106,7 +106,7 @@ export function repeatedLinkNames(nodes: Array<AriaNode | string>): Set<string> 
 }
 
 /** The states of a node as words, in a fixed order. */
-function states(node: AriaNode, facts: ElementFacts | undefined, ctx: WalkContext): string[] {
+export function states(node: AriaNode, facts: ElementFacts | undefined, ctx: WalkContext): string[] {
   const out: string[] = [];
   if (node.checked === true) out.push('checked');
   if (node.checked === 'mixed') out.push('mixed');
@@ -116,6 +116,7 @@ function states(node: AriaNode, facts: ElementFacts | undefined, ctx: WalkContex
   if (expanded === true) out.push('expanded');
   if (expanded === false) out.push('collapsed');
   if (node.disabled) out.push('disabled');
+  for (const word of facts?.state ?? []) if (!out.includes(word)) out.push(word);
   if (facts?.required) out.push('required');
   if (facts?.readonly) out.push('readonly');
   if (facts?.password) out.push('password');
@@ -169,6 +170,6 @@ export function clickableLine(node: AriaNode, kind: string, label: string, facts
   const parts = [node.ref!, kind];
   if (label) parts.push(quote(truncate(label, ctx.nameLimit)));
   else if (facts?.icon) parts.push(`icon=${quote(facts.icon)}`);
-  parts.push(...states({ ...node, expanded: node.expanded ?? facts?.expanded }, undefined, ctx));
+  parts.push(...states({ ...node, expanded: node.expanded ?? facts?.expanded }, facts && { state: facts.state }, ctx));
   return parts.join(' ');
 }

@@ -30,6 +30,8 @@ export interface ElementFacts {
   slider?: boolean;
   /** aria-expanded, a `<summary>`'s `<details>`, or a tree item's nested list being shown. */
   expanded?: boolean;
+  /** What a widget's part says of itself by aria or class: a calendar day `selected`, `today`, `disabled`, `in range`. */
+  state?: string[];
 }
 
 /** A fixed or sticky element covering much of the viewport (cookie walls, sign-up modals without ARIA). */
@@ -125,6 +127,8 @@ export function collectPageFacts({ secretSelector, listenersKey, markersKey, mar
   const record = (window as unknown as Record<symbol, ListenerRecord | undefined>)[Symbol.for(listenersKey)];
   const listened = record ? record.live() : [];
   for (const target of listened) if (target instanceof Element && inScope(target)) reacting.add(target);
+  /** Elements of one widget checked for a pointer cursor: a widget is a date picker, not a page. */
+  const WIDGET_PARTS_LOOKED_AT = 400;
   // One listener on a widget serves its parts (a date picker's arrows): anchors without href and elements
   // naming their handler in a data attribute are what it serves. Not below a page-sized root (React's).
   const viewportArea = innerWidth * innerHeight;
@@ -133,6 +137,14 @@ export function collectPageFacts({ secretSelector, listenersKey, markersKey, mar
     const r = target.getBoundingClientRect();
     if (r.width * r.height > viewportArea) continue;
     for (const el of target.querySelectorAll('a:not([href]), [data-handler], [data-action]')) reacting.add(el);
+    // Its arrows and close marks: no text, but a pointer cursor where they begin (a calendar's next month).
+    const parts = target.querySelectorAll('*');
+    for (let i = 0; i < parts.length && i < WIDGET_PARTS_LOOKED_AT; i++) {
+      const el = parts[i]!;
+      if (el.closest('svg') !== el && el.closest('svg')) continue;
+      if (getComputedStyle(el).cursor !== 'pointer' || (el.parentElement && getComputedStyle(el.parentElement).cursor === 'pointer')) continue;
+      if (!hasText(el)) reacting.add(el);
+    }
   }
   // jQuery keeps delegated handlers (`$(list).on('click', '.item', fn)`) on the container, with the selector they serve.
   const jq = (window as unknown as { jQuery?: { _data?: (el: unknown, key: string) => unknown } }).jQuery;
@@ -248,6 +260,36 @@ export function collectPageFacts({ secretSelector, listenersKey, markersKey, mar
     if (item && !el.hasAttribute('aria-expanded')) {
       const sublist = item.querySelector(':scope > ul, :scope > ol, :scope > * > ul, :scope > * > ol');
       if (sublist && !sublist.contains(el)) add(el, { expanded: sublist.checkVisibility() && sublist.getBoundingClientRect().height > 0 });
+    }
+  }
+  // Parts of a widget (a calendar's days, a list's items) say their state by class more often than by aria.
+  const STATE_SELECTOR = '[aria-selected="true"], [aria-current], [aria-disabled="true"], [class*="select" i], [class*="today" i], [class*="disabl" i], [class*="range" i], [class*="current" i], [class*="month" i]';
+  const stateWords = (el: Element): string[] => {
+    const words = new Set<string>();
+    if (el.getAttribute('aria-selected') === 'true') words.add('selected');
+    if (el.getAttribute('aria-disabled') === 'true') words.add('disabled');
+    if (el.getAttribute('aria-current') === 'date') words.add('today');
+    for (const token of el.classList) {
+      // "flatpickr-disabled", "is-today", "-in-range-", "startRange": the word, not the prefix.
+      const t = token.replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase().replace(/^[-_]+|[-_]+$/g, '');
+      if (/(^|[-_])(selected|current[-_]day)$/.test(t)) words.add('selected');
+      else if (/(^|[-_])today$/.test(t) || t === 'current') words.add('today');
+      else if (/(^|[-_])(disabled|unselectable)$/.test(t)) words.add('disabled');
+      else if (/(^|[-_])(range[-_](start|from)|start[-_]range)$/.test(t)) words.add('range start');
+      else if (/(^|[-_])(range[-_](end|to)|end[-_]range)$/.test(t)) words.add('range end');
+      else if (/(^|[-_])(in[-_]range|range)$/.test(t)) words.add('in range');
+      else if (/(^|[-_])(other[-_]month|(prev|next)[-_]month[-_]day)$/.test(t)) words.add('other month');
+    }
+    return [...words];
+  };
+  const widgets = new Set<Element>(own);
+  for (const target of listened) if (target instanceof Element && inScope(target) && target !== document.body && target !== document.documentElement) widgets.add(target);
+  for (const widget of widgets) {
+    const r = widget.getBoundingClientRect();
+    if (r.width * r.height > viewportArea) continue;
+    for (const el of widget.querySelectorAll(STATE_SELECTOR)) {
+      const state = stateWords(el);
+      if (state.length) add(el, { state });
     }
   }
   if (markers.length) (window as unknown as Record<symbol, typeof markers>)[Symbol.for(markersKey)] = markers;

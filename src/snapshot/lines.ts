@@ -5,8 +5,9 @@
  * text.ts's; choosing which lines to show, and the budget, is format.ts's job.
  */
 import { type AriaNode, type Box, type Capture, type ElementFacts } from './capture.js';
-import { controlLine } from './controls.js';
-import { clickable, ownFacts, wrapper } from './reacting.js';
+import { controlLine, states } from './controls.js';
+import { cellLabel, cellRows, cellRun, ITEM_ROLES } from './parts.js';
+import { clickable, ownFacts, part, wrapper } from './reacting.js';
 import { TABLE_ROLES, tableLines } from './table.js';
 import { collectText, isTextLeaf, joinPieces, NAME_LIMIT, quote, separator, shownWhole, TEXT_LIMIT, truncate, type Piece } from './text.js';
 
@@ -59,6 +60,8 @@ export interface WalkContext {
   claimed?: string;
   /** Inside a clickable whose text is its name: list its controls, not its text again. */
   controlsOnly?: boolean;
+  /** Inside a widget that serves its parts (a sortable list): each item with a ref is a target of its own (parts.ts). */
+  parts?: boolean;
   /** Directly inside a list item: a nested list is indented (trees drawn with lists). */
   inListItem?: boolean;
   fields: Map<string, ElementFacts>;
@@ -122,7 +125,30 @@ function textLine(text: string, prefix: string, ref: string | undefined, box: Bo
   return placed({ text: `${prefix}${shown}${rest ? ` ${rest}` : ''}`, depth: ctx.depth, priority: Priority.Text, kind: 'text' }, box, ctx);
 }
 
+/** A grid of alike cells (a month of days): a line per row, each cell by its ref, label and state. */
+function gridLines(cells: AriaNode[], ctx: WalkContext, out: Line[]): void {
+  for (const row of cellRows(cells)) {
+    const shown = row.map((cell) => [cell.ref, quote(truncate(cellLabel(cell), ctx.nameLimit)), ...states(cell, ownFacts(cell, ctx), ctx)].join(' '));
+    const first = row[0]!.box!;
+    const last = row[row.length - 1]!.box!;
+    const box = { x: first.x, y: first.y, width: last.x + last.width - first.x, height: first.height };
+    out.push(placed({ text: `| ${shown.join(' | ')} |`, depth: ctx.depth, priority: Priority.Control, kind: 'row' }, box, ctx));
+  }
+}
+
+/**
+ * Alike cells among `nodes` that are targets: inside a widget that reacts, or pointing of their own. Pieces
+ * of one text (letters drawn one by one) are neither, and are joined as before.
+ */
+function targetCells(nodes: Array<AriaNode | string>, ctx: WalkContext): Set<AriaNode> | undefined {
+  const run = cellRun(nodes);
+  if (!run) return undefined;
+  return ctx.inClickable || run.some((cell) => cell.cursor === 'pointer' || ownFacts(cell, ctx)?.clickable) ? new Set(run) : undefined;
+}
+
 export function walk(nodes: Array<AriaNode | string>, ctx: WalkContext, out: Line[], parentBox?: Box): void {
+  const grid = targetCells(nodes, ctx);
+  let gridWritten = false;
   // Label text next to its control repeats the control's name: say it once.
   const siblingNames = new Set<string>();
   for (const node of nodes) if (typeof node !== 'string' && node.ref && LEAF_CONTROLS.has(node.role) && node.name) siblingNames.add(node.name);
@@ -155,7 +181,17 @@ export function walk(nodes: Array<AriaNode | string>, ctx: WalkContext, out: Lin
     }
     const { role } = node;
 
-    if (isTextLeaf(node) && !ownFacts(node, ctx)?.clickable && !(node.cursor === 'pointer' && !ctx.inClickable)) {
+    if (grid?.has(node)) {
+      if (!gridWritten) {
+        flushText(node);
+        gridLines([...grid], ctx, out);
+        gridWritten = true;
+      }
+      continue;
+    }
+
+    // A pointer cursor is reported on the outermost element that has it: one below another target is a target too.
+    if (isTextLeaf(node) && !ownFacts(node, ctx)?.clickable && node.cursor !== 'pointer') {
       // Boxed pieces join each other, not the strings around them: where a string sits on screen is unknown.
       const last = pieces[pieces.length - 1];
       if (last && (!last.box || separator(last.box, node.box) === undefined)) flushText();
@@ -189,6 +225,8 @@ export function walk(nodes: Array<AriaNode | string>, ctx: WalkContext, out: Lin
     }
 
     if (LEAF_CONTROLS.has(role) && !node.ref) continue; // not visible or not receiving pointer events
+
+    if (ctx.parts && node.ref && ITEM_ROLES.has(role) && part(node, ctx, out)) continue;
 
     if (TABLE_ROLES.has(role) && !ctx.controlsOnly && tableLines(node, ctx, out)) continue;
 

@@ -7,6 +7,7 @@
 import { boxKey, type AriaNode, type ElementFacts } from './capture.js';
 import { clickableLine, controlLine } from './controls.js';
 import { LEAF_CONTROLS, placed, Priority, walk, type Line, type WalkContext } from './lines.js';
+import { holdsParts } from './parts.js';
 import { collectText } from './text.js';
 
 /** A clickable whose text runs longer than this is a container (a card, a panel): a header, then its lines. */
@@ -26,9 +27,12 @@ export function ownFacts(node: AriaNode, ctx: WalkContext): ElementFacts | undef
   return (node.role === 'group' && facts.grouped) || !hasSameBoxChild(node) ? facts : undefined;
 }
 
-/** A node listed on its own inside a clickable: a control, or an element with a handler of its own. */
+/**
+ * A node listed on its own inside a clickable: a control, an element with a handler of its own, or one with
+ * a pointer cursor (reported only where it starts, so never merely inherited from the clickable).
+ */
 function listedInside(node: AriaNode, ctx: WalkContext): boolean {
-  return (!!node.ref && LEAF_CONTROLS.has(node.role)) || !!ownFacts(node, ctx)?.clickable;
+  return (!!node.ref && (LEAF_CONTROLS.has(node.role) || node.cursor === 'pointer')) || !!ownFacts(node, ctx)?.clickable;
 }
 
 /** A clickable row holds a few controls of its own (a mail row's star and trash); more make it a widget. */
@@ -65,14 +69,20 @@ function hasListedDescendant(node: AriaNode, ctx: WalkContext): boolean {
 export function clickable(node: AriaNode, outer: WalkContext, out: Line[]): boolean {
   const facts = ownFacts(node, outer);
   const hinted = facts?.clickable;
-  const pointer = node.cursor === 'pointer' && !outer.inClickable;
+  const pointer = node.cursor === 'pointer';
   if (!hinted && !pointer) return false;
   // From here on its facts are this node's: a child with the same box does not react on its own.
   const ctx: WalkContext = hinted ? { ...outer, claimed: boxKey(node.box!) } : outer;
+  const kind = hinted === 'drag' ? 'draggable' : facts?.slider ? 'slider' : 'clickable';
+  if (hinted && holdsParts(node)) {
+    // A widget serving its parts with one listener (a date picker's days, a sortable list's items): its ref
+    // as a header, then each part as a target of its own.
+    header(node, kind, { ...ctx, parts: true }, out);
+    return true;
+  }
   const inside = hasListedDescendant(node, ctx);
   // A pointer cursor is inherited by everything in a clickable area; with controls inside, they are the targets.
   if (!hinted && inside) return false;
-  const kind = hinted === 'drag' ? 'draggable' : facts?.slider ? 'slider' : 'clickable';
   let label = (node.name || (inside ? collectText(node, (child) => listedInside(child, ctx)) : node.text || collectText(node))).trim();
   // An element showing no text was named by its icon hint for the capture (facts.ts): say it is a guess.
   if (facts?.icon && label === facts.icon) label = '';
@@ -81,16 +91,37 @@ export function clickable(node: AriaNode, outer: WalkContext, out: Line[]): bool
   if (!label && !facts?.icon && (inside || !hinted)) return false; // nothing to say
   const ref = node.ref!;
   if (label.length > LABEL_LIMIT || (inside && listedCount(node, ctx) > ROW_CONTROLS)) {
-    // A card or panel that reacts as a whole, or a widget serving many parts with one listener (a date
-    // picker): its ref as a header, then its text, tables and controls as usual.
-    const index = out.length;
-    out.push(placed({ text: `${ref} ${kind}:`, depth: ctx.depth, priority: Priority.Control, kind, ref }, node.box, ctx));
-    walk(node.children ?? [], { ...ctx, depth: ctx.depth + 1, container: ref, inClickable: true }, out, node.box);
-    out[index]!.sectionEnd = out.length;
+    // A card or panel that reacts as a whole, or a widget with many controls: its ref as a header, then its
+    // text, tables and controls as usual.
+    header(node, kind, ctx, out);
     return true;
   }
   out.push(placed({ text: clickableLine(node, kind, label, facts, ctx), depth: ctx.depth, priority: Priority.Control, kind, ref }, node.box, ctx));
   // A row that opens on click and holds its own buttons (a mail row and its trash icon): those, indented.
+  if (inside) walk(node.children ?? [], { ...ctx, depth: ctx.depth + 1, container: ref, inClickable: true, controlsOnly: true }, out, node.box);
+  return true;
+}
+
+/** A reacting element as a header line, with what it holds listed below it. */
+function header(node: AriaNode, kind: string, ctx: WalkContext, out: Line[]): void {
+  const ref = node.ref!;
+  const index = out.length;
+  out.push(placed({ text: `${ref} ${kind}:`, depth: ctx.depth, priority: Priority.Control, kind, ref }, node.box, ctx));
+  walk(node.children ?? [], { ...ctx, depth: ctx.depth + 1, container: ref, inClickable: true }, out, node.box);
+  out[index]!.sectionEnd = out.length;
+}
+
+/**
+ * An item of a widget that serves its parts (a sortable list's item, a board's card): a target of its own,
+ * with the controls it holds indented below. False when it shows nothing to name it by.
+ */
+export function part(node: AriaNode, outer: WalkContext, out: Line[]): boolean {
+  const ctx: WalkContext = { ...outer, parts: false };
+  const inside = hasListedDescendant(node, ctx);
+  const label = (node.name || (inside ? collectText(node, (child) => listedInside(child, ctx)) : node.text || collectText(node))).trim();
+  if (!label) return false;
+  const ref = node.ref!;
+  out.push(placed({ text: clickableLine(node, 'clickable', label, ownFacts(node, ctx), ctx), depth: ctx.depth, priority: Priority.Control, kind: 'clickable', ref }, node.box, ctx));
   if (inside) walk(node.children ?? [], { ...ctx, depth: ctx.depth + 1, container: ref, inClickable: true, controlsOnly: true }, out, node.box);
   return true;
 }

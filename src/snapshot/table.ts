@@ -57,9 +57,13 @@ function cellText(cell: AriaNode, ctx: WalkContext): { text: string; control: bo
   const facts = factsOf(cell, ctx);
   // A cell that reacts is written by its ref, unless it holds a control: then that control is the target.
   const own = cell.ref && !hasControl(cell) && (facts?.clickable || cell.role === 'gridcell');
+  // What a reacting cell is named by is said once; what else it holds (a calendar day's events) follows it.
+  const label = own ? cell.name || cell.text || collectText(cell) : undefined;
   const visit = (nodes: Array<AriaNode | string>) => {
     for (const node of nodes) {
-      if (typeof node === 'string') parts.push(node);
+      if (typeof node === 'string') {
+        if (node.trim() !== label) parts.push(node);
+      } else if (label !== undefined && (node.name || node.text) === label) continue;
       else if (node.ref && LEAF_CONTROLS.has(node.role) && !CELL_ROLES.has(node.role)) {
         parts.push(controlLine(node, ctx));
         control = true;
@@ -71,12 +75,10 @@ function cellText(cell: AriaNode, ctx: WalkContext): { text: string; control: bo
     }
   };
   if (!own && !cell.children?.length) parts.push(cell.name || cell.text || '');
-  else if (own) {
-    control = true;
-    return { text: `${cell.ref} ${quote(cell.name || cell.text || collectText(cell))}`, control };
-  } else visit(cell.children ?? []);
-  const text = parts.join(' ').replace(/\s+/g, ' ').replace(/\|/g, '¦').trim();
-  return { text: shownWhole(text, ctx.textLimit, cell.ref).shown, control };
+  else visit(cell.children ?? []);
+  const content = parts.join(' ').replace(/\s+/g, ' ').replace(/\|/g, '¦').trim();
+  if (own) return { text: `${cell.ref} ${quote(label!)}${content ? ` ${shownWhole(content, ctx.textLimit, cell.ref).shown}` : ''}`, control: true };
+  return { text: shownWhole(content, ctx.textLimit, cell.ref).shown, control };
 }
 
 function hasControl(node: AriaNode): boolean {

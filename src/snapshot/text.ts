@@ -53,9 +53,19 @@ function sameRow(a: Box, b: Box): boolean {
   return overlap > Math.min(a.height, b.height) * 0.5;
 }
 
+/** Pixels between two boxes that still touch: Playwright rounds each box's place and size on its own. */
+const TOUCHING = 1;
 /**
- * How two pieces side by side read: touching boxes are one word (letters drawn one by one), a small gap is
- * a space, a wide one separates columns. Pieces on different rows are separate.
+ * A gap separates columns (a mail row's sender and subject) rather than words when it is both this many
+ * heights of the lower piece and at least COLUMN_PX: math and small type set words a good half-height apart.
+ */
+const COLUMN_GAP = 0.6;
+const COLUMN_PX = 10;
+
+/**
+ * How two pieces side by side read: touching boxes are one word (letters drawn one by one), a gap is a
+ * space, a wide one separates columns. Pieces on different rows are separate. Each threshold sits far from
+ * where fonts put letters and words, so the same page reads the same in any font.
  */
 export function separator(previous: Box | undefined, next: Box | undefined): string | undefined {
   if (!previous || !next) return ' ';
@@ -64,8 +74,8 @@ export function separator(previous: Box | undefined, next: Box | undefined): str
   // Skewed or overlapping letters have boxes that overlap: a negative gap still joins them.
   const gap = next.x - (previous.x + previous.width);
   const height = Math.min(previous.height, next.height) || 1;
-  if (gap <= height * 0.3) return '';
-  return gap <= height * 0.6 ? ' ' : ' · ';
+  if (gap <= TOUCHING) return '';
+  return gap > height * COLUMN_GAP && gap >= COLUMN_PX ? ' · ' : ' ';
 }
 
 /** Joins pieces that sit on one row; '·' marks a wide gap (columns). */

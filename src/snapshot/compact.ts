@@ -35,8 +35,14 @@ export function summariseRepeats(lines: Line[], keep: boolean[]): void {
 const LEADING_REFS = /^((?:f\d+)?e\d+(?:, (?:f\d+)?e\d+)*) /;
 
 /**
- * Says things once that the page shows twice side by side: two controls that read the same (an icon link
- * and a text link to one profile, a share button drawn twice) become one line with both refs
+ * Controls that hold something of their own (a value, a check, a choice): two of them are two targets even
+ * when they read the same, so they are never said once.
+ */
+const OWN_STATE_KINDS = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton', 'slider', 'checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio', 'option', 'listbox']);
+
+/**
+ * Says things once that the page shows twice side by side: two controls that read the same and do the same
+ * (an icon link and a text link to one profile, a share button drawn twice) become one line with both refs
  * (`e53, e54 button "Share"`), and an image whose name the line next to it already says (a logo inside
  * its link) is left out. Returns how many refs went onto an earlier line.
  */
@@ -46,7 +52,7 @@ export function sayOnce(lines: Line[], keep: boolean[]): number {
   lines.forEach((line, i) => {
     if (!keep[i]) return;
     const before = previous >= 0 ? lines[previous]! : undefined;
-    const twin = before?.ref && line.ref && line.priority === Priority.Control && before.priority === Priority.Control && before.depth === line.depth;
+    const twin = before?.ref && line.ref && line.priority === Priority.Control && before.priority === Priority.Control && before.depth === line.depth && !OWN_STATE_KINDS.has(line.kind);
     const refs = twin ? LEADING_REFS.exec(before.text) : null;
     if (refs && line.sectionEnd === undefined && before!.sectionEnd === undefined && before!.text.slice(refs[0].length) === line.text.slice(line.ref!.length + 1)) {
       lines[previous] = { ...before!, text: `${refs[1]}, ${line.ref} ${line.text.slice(line.ref!.length + 1)}` };

@@ -76,6 +76,17 @@ describe('lists and calendars', () => {
   });
 });
 
+describe('data grids', () => {
+  it("Tabulator's rows read as cells; the resize grips are shown once, in the header", async () => {
+    const snap = await open('tabulator.html');
+    expect(snap).toMatch(new RegExp(`^\\s+\\| ${REF} "Person 0" \\| ${REF} "20" \\| ${REF} "Oslo" \\|$`, 'm'));
+    expect(snap).toMatch(new RegExp(`^\\s+\\| ${REF} "Name" ${REF} clickable icon="[^"]*resize handle" \\|`, 'm'));
+    expect(snap.match(/resize handle/g)).toHaveLength(3);
+    const edited = await call(env.browser, 'browser_click', { ref: refBefore(snap, 'Lima') });
+    expect(edited.ok, JSON.stringify(edited.error)).toBe(true);
+  });
+});
+
 describe('fields side by side', () => {
   it('three unnamed fields and two checkboxes keep a line each; two links to one place share one', async () => {
     const snap = await open('fields.html');

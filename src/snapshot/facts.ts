@@ -225,6 +225,8 @@ export function collectPageFacts({ secretSelector, listenersKey, markersKey, mar
   // nodes are folded). Hints are all taken before any is set, so a container's hint is not its handle's.
   // Done before any box is measured; `releaseElements` takes every mark out again.
   const markers: Array<Comment | [Element, string]> = [];
+  /** Pixels across of a thin empty target (a resize grip). */
+  const GRIP_PX = 10;
   const labelled = new Map<Element, string>();
   if (mark) {
     const labels = labelled;
@@ -233,6 +235,10 @@ export function collectPageFacts({ secretSelector, listenersKey, markersKey, mar
       const empty = !hasText(el);
       const named = el.getAttribute('aria-label') || el.getAttribute('aria-labelledby') || el.getAttribute('title');
       if (empty && !named && !el.querySelector('img[alt]:not([alt=""])')) {
+        // A grip repeated in every body cell of a grid (a column's resize handle) is the header's to show.
+        const box = el.getBoundingClientRect();
+        const row = el.closest('tr, [role=row]');
+        if (Math.min(box.width, box.height) <= GRIP_PX && row?.querySelector('td, [role=gridcell], [role=cell]')) continue;
         labels.set(el, iconHint(el) || el.tagName.toLowerCase());
       } else if (!empty && el.childNodes.length === 1 && el.firstChild!.nodeType === Node.TEXT_NODE && getComputedStyle(el).display === 'inline') {
         const marker = document.createComment('');

@@ -21,7 +21,7 @@ function rowsOf(table: AriaNode): AriaNode[] {
     for (const node of nodes) {
       if (typeof node === 'string') continue;
       if (node.role === 'row') rows.push(node);
-      else if (node.role === 'rowgroup' || node.role === 'generic') visit(node.children ?? []);
+      else if (node.role === 'rowgroup' || node.role === 'generic' || node.role === 'group') visit(node.children ?? []);
     }
   };
   visit(table.children ?? []);
@@ -32,16 +32,24 @@ function cellsOf(row: AriaNode): AriaNode[] {
   return (row.children ?? []).filter((c): c is AriaNode => typeof c !== 'string' && CELL_ROLES.has(c.role));
 }
 
+/** A part of a row that shows nothing but a mark of its own (a column's resize grip): written after its cell. */
+function isGrip(node: AriaNode | string, ctx: WalkContext): node is AriaNode {
+  if (typeof node === 'string' || CELL_ROLES.has(node.role) || node.text || node.children?.length) return false;
+  const facts = factsOf(node, ctx);
+  return !node.name || node.name === facts?.icon;
+}
+
 function holdsStructure(node: AriaNode): boolean {
   return (node.children ?? []).some((c) => typeof c !== 'string' && (STRUCTURE.has(c.role) || holdsStructure(c)));
 }
 
 /** Rows of cells with short, flat content: a table of data rather than a page laid out in a table. */
-function isDataTable(table: AriaNode, rows: AriaNode[]): boolean {
+function isDataTable(table: AriaNode, rows: AriaNode[], ctx: WalkContext): boolean {
   if (!rows.length) return false;
   for (const row of rows) {
     const cells = cellsOf(row);
-    if (!cells.length || cells.length !== (row.children ?? []).filter((c) => typeof c !== 'string').length) return false;
+    const others = (row.children ?? []).filter((c) => typeof c !== 'string' && !CELL_ROLES.has(c.role));
+    if (!cells.length || !others.every((c) => isGrip(c, ctx))) return false;
     for (const cell of cells) {
       if (holdsStructure(cell)) return false;
       if ((cell.name ?? cell.text ?? '').length > CELL_TEXT_LIMIT) return false;
@@ -91,7 +99,7 @@ function hasControl(node: AriaNode): boolean {
  */
 export function tableLines(table: AriaNode, ctx: WalkContext, out: Line[]): boolean {
   const rows = rowsOf(table);
-  if (!isDataTable(table, rows)) return false;
+  if (!isDataTable(table, rows, ctx)) return false;
   const columns = Math.max(...rows.map((row) => cellsOf(row).length));
   const name = table.name ? ` ${quote(table.name)}` : '';
   const headerIndex = out.length;
@@ -99,6 +107,16 @@ export function tableLines(table: AriaNode, ctx: WalkContext, out: Line[]): bool
   for (const row of rows) {
     const cells = cellsOf(row);
     const rendered = cells.map((cell) => cellText(cell, ctx));
+    // A grip sits after the cell it belongs to (a header's resize handle); its line is written in that cell.
+    let cell = -1;
+    for (const child of row.children ?? []) {
+      if (typeof child !== 'string' && CELL_ROLES.has(child.role)) cell++;
+      else if (isGrip(child, ctx) && child.ref && rendered[Math.max(0, cell)]) {
+        const target = rendered[Math.max(0, cell)]!;
+        target.text = `${target.text} ${clickableLine(child, 'clickable', '', factsOf(child, ctx), ctx)}`.trim();
+        target.control = true;
+      }
+    }
     if (rendered.every((c) => !c.text)) continue;
     const heading = cells.every((c) => c.role === 'columnheader');
     const rowReacts = row.ref && factsOf(row, ctx)?.clickable;

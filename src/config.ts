@@ -13,7 +13,10 @@ export interface BrowserToolsetConfig {
    * machine, then the Chromium of the optional npm package `@sparticuz/chromium`.
    */
   executablePath?: string;
-  /** Which browser to launch when none is named: `auto` (default), `system` (never the npm one), `bundled` (only the npm one). */
+  /**
+   * Which browser to launch when none is named: `auto` (default), `system` (never the npm one), `bundled` (only
+   * the npm one). Default: the `MASTRA_BROWSER_CHROMIUM` environment variable, else `auto`.
+   */
   chromium?: ChromiumChoice;
   /** Attach to a running browser over CDP (`http://127.0.0.1:9222` or a `ws://` URL) instead of launching one. */
   cdpUrl?: string;
@@ -168,6 +171,18 @@ export const DEFAULT_CHROMIUM_ARGS = [
   '--process-per-site',
 ];
 
+const CHROMIUM_CHOICES: ChromiumChoice[] = ['auto', 'system', 'bundled'];
+
+/** `MASTRA_BROWSER_CHROMIUM`, so a deployment (or CI) picks the browser without a code change. */
+function chromiumFromEnvironment(): ChromiumChoice {
+  const value = process.env.MASTRA_BROWSER_CHROMIUM?.trim().toLowerCase();
+  if (!value) return 'auto';
+  if (!CHROMIUM_CHOICES.includes(value as ChromiumChoice)) {
+    throw new BrowserToolError('invalid_input', `MASTRA_BROWSER_CHROMIUM must be one of ${CHROMIUM_CHOICES.join(', ')}, got "${value}".`);
+  }
+  return value as ChromiumChoice;
+}
+
 export function resolveConfig(config: BrowserToolsetConfig = {}): ResolvedConfig {
   const positive = (value: number | undefined, fallback: number, name: string): number => {
     if (value === undefined) return fallback;
@@ -179,7 +194,7 @@ export function resolveConfig(config: BrowserToolsetConfig = {}): ResolvedConfig
   return {
     headless: config.headless ?? true,
     executablePath: config.executablePath,
-    chromium: config.chromium ?? 'auto',
+    chromium: config.chromium ?? chromiumFromEnvironment(),
     cdpUrl: config.cdpUrl,
     wsEndpoint: config.wsEndpoint,
     scope: config.scope ?? 'thread',

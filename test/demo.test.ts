@@ -22,7 +22,8 @@ it('npm run demo drives the tools on the bundled page, says which browser it use
 });
 
 it('the demo without a usable browser prints the structured error and what to do, exits 1, no stack trace', async () => {
-  const failed = await demo({ ...process.env, CHROME_PATH: '/nonexistent/chrome' }).then(
+  // A CHROME_PATH that is not there is reported whichever browser the environment would otherwise pick.
+  const failed = await demo({ ...process.env, CHROME_PATH: '/nonexistent/chrome', MASTRA_BROWSER_CHROMIUM: 'auto' }).then(
     () => undefined,
     (error: { code: number; stdout: string; stderr: string }) => error,
   );

@@ -64,7 +64,7 @@ function cellText(cell: AriaNode, ctx: WalkContext): { text: string; control: bo
   const parts: string[] = [];
   const facts = factsOf(cell, ctx);
   // A cell that reacts is written by its ref, unless it holds a control: then that control is the target.
-  const own = cell.ref && !hasControl(cell) && (facts?.clickable || cell.role === 'gridcell');
+  const own = cell.ref && !hasControl(cell) && (facts?.clickable || cell.role === 'gridcell') && !!(cell.name || cell.text || collectText(cell));
   // What a reacting cell is named by is said once; what else it holds (a calendar day's events) follows it.
   const label = own ? cell.name || cell.text || collectText(cell) : undefined;
   const visit = (nodes: Array<AriaNode | string>) => {

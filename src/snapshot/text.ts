@@ -56,11 +56,11 @@ function sameRow(a: Box, b: Box): boolean {
 /** Pixels between two boxes that still touch: Playwright rounds each box's place and size on its own. */
 const TOUCHING = 1;
 /**
- * A gap separates columns (a mail row's sender and subject) rather than words when it is both this many
- * heights of the lower piece and at least COLUMN_PX: math and small type set words a good half-height apart.
+ * A gap separates columns (a mail row's sender and subject) rather than words when it is at least COLUMN_PX
+ * and this many heights of the lower piece: a space is 3 to 5 px in body text, and fonts change a row's height.
  */
-const COLUMN_GAP = 0.6;
-const COLUMN_PX = 10;
+const COLUMN_GAP = 0.4;
+const COLUMN_PX = 8;
 
 /**
  * How two pieces side by side read: touching boxes are one word (letters drawn one by one), a gap is a

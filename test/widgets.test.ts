@@ -70,7 +70,18 @@ describe('lists and calendars', () => {
     const snap = await open('fullcalendar.html');
     const week = snap.split('\n').find((line) => line.includes('"March 20, 2024"'));
     expect(week, snap).toMatch(new RegExp(`"March 20, 2024" ${REF} clickable "Offsite"`));
-    const clicked = await call(env.browser, 'browser_click', { ref: refBefore(snap, 'Design review') });
+    const clicked = await call(env.browser, 'browser_click', { ref: refBefore(snap, '2p Design review') });
+    expect(clicked.ok, JSON.stringify(clicked.error)).toBe(true);
+    expect(await pageValue(() => document.getElementById('out')!.textContent)).toBe('Opened Design review');
+  });
+});
+
+describe('calendars drawn as positioned boxes', () => {
+  it("a week view's events sit in their day's column, each with its ref, and the columns stay apart", async () => {
+    const snap = await open('fullcalendar.html?view=timeGridWeek&date=2024-03-12');
+    expect(snap).toMatch(new RegExp(`^\\s+${REF} gridcell:\\n\\s+${REF} clickable "9:00 · Standup"\\n\\s+${REF} clickable "2:00 - 3:30 · Design review"$`, 'm'));
+    expect(snap).not.toMatch(/e\d+, e\d+ gridcell/);
+    const clicked = await call(env.browser, 'browser_click', { ref: refBefore(snap, '2:00 - 3:30 · Design review') });
     expect(clicked.ok, JSON.stringify(clicked.error)).toBe(true);
     expect(await pageValue(() => document.getElementById('out')!.textContent)).toBe('Opened Design review');
   });

@@ -35,10 +35,10 @@ export function summariseRepeats(lines: Line[], keep: boolean[]): void {
 const LEADING_REFS = /^((?:f\d+)?e\d+(?:, (?:f\d+)?e\d+)*) /;
 
 /**
- * Controls that hold something of their own (a value, a check, a choice): two of them are two targets even
- * when they read the same, so they are never said once.
+ * Controls said once when two read the same: links (the line shows the target wherever names repeat) and
+ * buttons with a name. Fields, checks, cells and unnamed controls each hold or mean something of their own.
  */
-const OWN_STATE_KINDS = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton', 'slider', 'checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio', 'option', 'listbox']);
+const SAID_ONCE_KINDS = new Set(['link', 'button']);
 
 /**
  * Says things once that the page shows twice side by side: two controls that read the same and do the same
@@ -52,7 +52,7 @@ export function sayOnce(lines: Line[], keep: boolean[]): number {
   lines.forEach((line, i) => {
     if (!keep[i]) return;
     const before = previous >= 0 ? lines[previous]! : undefined;
-    const twin = before?.ref && line.ref && line.priority === Priority.Control && before.priority === Priority.Control && before.depth === line.depth && !OWN_STATE_KINDS.has(line.kind);
+    const twin = before?.ref && line.ref && line.priority === Priority.Control && before.priority === Priority.Control && before.depth === line.depth && SAID_ONCE_KINDS.has(line.kind) && line.text.includes('"');
     const refs = twin ? LEADING_REFS.exec(before.text) : null;
     if (refs && line.sectionEnd === undefined && before!.sectionEnd === undefined && before!.text.slice(refs[0].length) === line.text.slice(line.ref!.length + 1)) {
       lines[previous] = { ...before!, text: `${refs[1]}, ${line.ref} ${line.text.slice(line.ref!.length + 1)}` };

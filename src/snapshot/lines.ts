@@ -7,7 +7,7 @@
 import { type AriaNode, type Box, type Capture, type ElementFacts } from './capture.js';
 import { controlLine, states } from './controls.js';
 import { cellLabel, cellRows, cellRun, ITEM_ROLES } from './parts.js';
-import { clickable, ownFacts, part, wrapper } from './reacting.js';
+import { clickable, hasListedDescendant, ownFacts, part, wrapper } from './reacting.js';
 import { TABLE_ROLES, tableLines } from './table.js';
 import { collectText, isTextLeaf, joinPieces, NAME_LIMIT, quote, separator, shownWhole, TEXT_LIMIT, truncate, type Piece } from './text.js';
 
@@ -214,7 +214,7 @@ export function walk(nodes: Array<AriaNode | string>, ctx: WalkContext, out: Lin
       continue;
     }
 
-    if (node.ref && LEAF_CONTROLS.has(role) && hasRefDescendant(node)) {
+    if (node.ref && LEAF_CONTROLS.has(role) && (hasRefDescendant(node) || hasListedDescendant(node, ctx))) {
       wrapper(node, role, ctx, out);
       continue;
     }

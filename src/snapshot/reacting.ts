@@ -52,7 +52,7 @@ function listedCount(node: AriaNode, ctx: WalkContext, limit = ROW_CONTROLS + 1)
 const listedBelow = new WeakMap<AriaNode, boolean>();
 
 /** Memoised: pointer cursors are inherited, so nested clickable candidates ask it of the same subtrees. */
-function hasListedDescendant(node: AriaNode, ctx: WalkContext): boolean {
+export function hasListedDescendant(node: AriaNode, ctx: WalkContext): boolean {
   let known = listedBelow.get(node);
   if (known === undefined) {
     known = (node.children ?? []).some((c) => typeof c !== 'string' && (listedInside(c, ctx) || hasListedDescendant(c, ctx)));
@@ -145,12 +145,18 @@ export function wrapper(node: AriaNode, kind: string, ctx: WalkContext, out: Lin
     return true;
   }
   if (onlyOne) return false;
-  const own = node.name || !inner.length ? controlLine(node, ctx) : prefix;
+  // A name made of what it holds (a calendar day named by its events) is said by the lines below it.
+  const own = !inner.length || (node.name && !namedByContent(node)) ? controlLine(node, ctx) : prefix;
   const index = out.length;
   out.push(placed({ text: inner.length ? `${own}:` : own, depth: ctx.depth, priority: Priority.Control, kind, ref: node.ref }, node.box, ctx));
   append(inner, 1);
   if (inner.length) out[index]!.sectionEnd = out.length;
   return true;
+}
+
+function namedByContent(node: AriaNode): boolean {
+  const bare = (text: string) => text.replace(/[\s·]+/g, '');
+  return bare(node.name ?? '') === bare(collectText(node));
 }
 
 function hasSameBoxChild(node: AriaNode): boolean {

@@ -66,6 +66,18 @@ describe('lists and calendars', () => {
     expect(await page.getByRef(items[2]!).getAttribute('data-id')).toBe('c');
   });
 
+  it("a board's cards styled to be grabbed are draggable, an empty column is a drop zone, and a card moves there", async () => {
+    const snap = await open('kanban.html');
+    const card = new RegExp(`^${REF} draggable "Fix login bug"$`, 'm').exec(snap);
+    const zone = new RegExp(`^${REF} dropzone icon="done"$`, 'm').exec(snap);
+    expect(card, snap).not.toBeNull();
+    expect(zone, snap).not.toBeNull();
+    expect(snap).toMatch(new RegExp(`^${REF} draggable "Write changelog"\n${REF} draggable "Tag release"$`, 'm'));
+    const dragged = await call(env.browser, 'browser_drag', { from: card![1]!, to: zone![1]! });
+    expect(dragged.ok, JSON.stringify(dragged.error)).toBe(true);
+    expect(await pageValue(() => (window as any).columnOf(3))).toBe('done');
+  });
+
   it("a month calendar's events are shown in their day, each with a ref that opens it", async () => {
     const snap = await open('fullcalendar.html');
     const week = snap.split('\n').find((line) => line.includes('"March 20, 2024"'));

@@ -20,8 +20,11 @@ export interface ElementFacts {
   secret?: boolean;
   required?: boolean;
   readonly?: boolean;
-  /** Not a control, but reacts: a click or key handler, a tabindex, or draggable. */
-  clickable?: 'click' | 'drag';
+  /**
+   * Not a control, but reacts: a click or key handler, a tabindex (`click`); draggable, or showing a grab or
+   * move cursor (`drag`); an empty container of the same kind as one holding draggables, where they are dropped (`drop`).
+   */
+  clickable?: 'click' | 'drag' | 'drop';
   /** For a control with no accessible name: what its icon, title, class or id suggests ("trash", "more"). */
   icon?: string;
   /** Given the role "group" for the capture (see `collectPageFacts`): the facts are this wrapper's, not its same-box child's. */
@@ -124,6 +127,39 @@ export function collectPageFacts({ secretSelector, listenersKey, markersKey, mar
 
   // Elements that react although nothing in their markup says so to the accessibility tree.
   const reacting = new Set<Element>(within('[onclick], [onmousedown], [tabindex]:not([tabindex="-1"]), [draggable="true"]'));
+  // Drag libraries that listen on the document (dragula, jQuery UI) leave only the cursor they style: grab or move.
+  const grabbed = new Set<Element>();
+  const grabSelectors: string[] = ['[style*="cursor: grab"]', '[style*="cursor: move"]', '[style*="cursor:grab"]', '[style*="cursor:move"]'];
+  const readRules = (rules: CSSRuleList, depth: number) => {
+    for (const rule of rules) {
+      if (rule instanceof CSSStyleRule && /^(grab|move|-webkit-grab)$/.test(rule.style.cursor)) grabSelectors.push(rule.selectorText);
+      else if (depth < 3 && 'cssRules' in rule) readRules((rule as CSSGroupingRule).cssRules, depth + 1);
+    }
+  };
+  for (const sheet of document.styleSheets) {
+    try {
+      readRules(sheet.cssRules, 0);
+    } catch {
+      // another site's sheet cannot be read: its cursors stay unknown
+    }
+  }
+  for (const selector of grabSelectors) {
+    try {
+      for (const el of within(selector)) if (/^(grab|move|-webkit-grab)$/.test(getComputedStyle(el).cursor)) grabbed.add(el);
+    } catch {
+      // a selector with a pseudo-element or one the DOM does not take
+    }
+  }
+  for (const el of grabbed) reacting.add(el);
+  // Where they are dropped: empty containers shaped like the ones holding them (a board's empty column).
+  const dropZones = new Set<Element>();
+  for (const el of grabbed) {
+    const parent = el.parentElement;
+    if (!parent || parent === document.body || !parent.className || typeof parent.className !== 'string') continue;
+    const shape = `${parent.tagName.toLowerCase()}.${parent.className.trim().split(/\s+/).map((c) => CSS.escape(c)).join('.')}`;
+    for (const zone of within(shape)) if (zone !== parent && !hasText(zone)) dropZones.add(zone);
+  }
+  for (const zone of dropZones) reacting.add(zone);
   const record = (window as unknown as Record<symbol, ListenerRecord | undefined>)[Symbol.for(listenersKey)];
   const listened = record ? record.live() : [];
   for (const target of listened) if (target instanceof Element && inScope(target)) reacting.add(target);
@@ -219,10 +255,10 @@ export function collectPageFacts({ secretSelector, listenersKey, markersKey, mar
   }
   // Playwright makes no node, so no ref, for an inline element holding only text, for an element showing no
   // text (an icon, a slider handle: dropped or folded into its parent), nor for an unnamed element whose one
-  // child has a node of its own (a MathJax formula: the child takes its place). For the time of the capture,
-  // the first gets an empty comment (one more child node, no effect on layout or text), the second an
-  // aria-label with its icon hint (a name keeps the node), the third the neutral role "group" (only generic
-  // nodes are folded). Hints are all taken before any is set, so a container's hint is not its handle's.
+  // child has a node of its own (a MathJax formula: the child takes its place), nor for a block of text alone
+  // in its parent (folded into it). For the time of the capture, the first gets an empty comment (one more
+  // child node, no effect on layout or text), the second an aria-label with its icon hint (a name keeps the
+  // node), the last two the neutral role "group" (only generic nodes are folded). Hints are all taken before any is set, so a container's hint is not its handle's.
   // Done before any box is measured; `releaseElements` takes every mark out again.
   const markers: Array<Comment | [Element, string]> = [];
   /** Pixels across of a thin empty target (a resize grip). */
@@ -246,7 +282,9 @@ export function collectPageFacts({ secretSelector, listenersKey, markersKey, mar
         markers.push(marker);
       } else if (!named && (el.matches('div, span, a, b, i, u, s, small, font, center') || el.tagName.includes('-'))) {
         const ownText = [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && (n.textContent ?? '').trim());
-        if (!ownText) {
+        // A lone block of text inside a wrapper is folded into the wrapper (a board's only card into its column).
+        const lone = ownText && el.parentElement?.childElementCount === 1;
+        if (!ownText || lone) {
           el.setAttribute('role', 'group');
           markers.push([el, 'role']);
           add(el, { grouped: true });
@@ -259,7 +297,7 @@ export function collectPageFacts({ secretSelector, listenersKey, markersKey, mar
     }
   }
   for (const el of own) {
-    add(el, { clickable: el.getAttribute('draggable') === 'true' ? 'drag' : 'click' });
+    add(el, { clickable: dropZones.has(el) ? 'drop' : el.getAttribute('draggable') === 'true' || grabbed.has(el) ? 'drag' : 'click' });
     if ((el as HTMLElement).tabIndex >= 0 && !(el.textContent ?? '').trim() && /(^|[\s_-])(handle|thumb|knob)([\s_-]|$)/i.test(el.getAttribute('class') ?? '')) add(el, { slider: true });
     // The label of a nested-list item that holds a list of its own is a tree folder, open when that list shows.
     const item = el.closest('li');

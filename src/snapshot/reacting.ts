@@ -73,7 +73,7 @@ export function clickable(node: AriaNode, outer: WalkContext, out: Line[]): bool
   if (!hinted && !pointer) return false;
   // From here on its facts are this node's: a child with the same box does not react on its own.
   const ctx: WalkContext = hinted ? { ...outer, claimed: boxKey(node.box!) } : outer;
-  const kind = hinted === 'drag' ? 'draggable' : facts?.slider ? 'slider' : 'clickable';
+  const kind = hinted === 'drag' ? 'draggable' : hinted === 'drop' ? 'dropzone' : facts?.slider ? 'slider' : 'clickable';
   if (hinted && holdsParts(node)) {
     // A widget serving its parts with one listener (a date picker's days, a sortable list's items): its ref
     // as a header, then each part as a target of its own.

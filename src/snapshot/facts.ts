@@ -163,8 +163,10 @@ export function collectPageFacts({ secretSelector, listenersKey, markersKey, mar
   const record = (window as unknown as Record<symbol, ListenerRecord | undefined>)[Symbol.for(listenersKey)];
   const listened = record ? record.live() : [];
   for (const target of listened) if (target instanceof Element && inScope(target)) reacting.add(target);
-  /** Elements of one widget checked for a pointer cursor: a widget is a date picker, not a page. */
+  /** Elements of one widget, and of all, checked for a pointer cursor: a widget is a date picker, not a page. */
   const WIDGET_PARTS_LOOKED_AT = 400;
+  const PARTS_LOOKED_AT = 3_000;
+  let partsLookedAt = 0;
   // One listener on a widget serves its parts (a date picker's arrows): anchors without href and elements
   // naming their handler in a data attribute are what it serves. Not below a page-sized root (React's).
   const viewportArea = innerWidth * innerHeight;
@@ -175,7 +177,7 @@ export function collectPageFacts({ secretSelector, listenersKey, markersKey, mar
     for (const el of target.querySelectorAll('a:not([href]), [data-handler], [data-action]')) reacting.add(el);
     // Its arrows and close marks: no text, but a pointer cursor where they begin (a calendar's next month).
     const parts = target.querySelectorAll('*');
-    for (let i = 0; i < parts.length && i < WIDGET_PARTS_LOOKED_AT; i++) {
+    for (let i = 0; i < parts.length && i < WIDGET_PARTS_LOOKED_AT && partsLookedAt++ < PARTS_LOOKED_AT; i++) {
       const el = parts[i]!;
       if (el.closest('svg') !== el && el.closest('svg')) continue;
       if (getComputedStyle(el).cursor !== 'pointer' || (el.parentElement && getComputedStyle(el.parentElement).cursor === 'pointer')) continue;

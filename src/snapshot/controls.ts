@@ -115,6 +115,7 @@ function states(node: AriaNode, facts: ElementFacts | undefined, ctx: WalkContex
   const expanded = node.expanded ?? facts?.expanded;
   if (expanded === true) out.push('expanded');
   if (expanded === false) out.push('collapsed');
+  if (facts?.multiline && VALUE_ROLES.has(node.role)) out.push('multiline');
   if (node.disabled) out.push('disabled');
   if (facts?.required) out.push('required');
   if (facts?.readonly) out.push('readonly');
@@ -129,7 +130,8 @@ export function controlLine(node: AriaNode, ctx: WalkContext): string {
   let name = node.name ?? '';
   let value: string | undefined;
   if (VALUE_ROLES.has(node.role)) {
-    value = node.text;
+    // An editable surface's text, or a text area's with its line breaks, comes from the page (editables.ts).
+    value = facts?.text ?? node.text;
   } else if (node.role === 'combobox') {
     const selected = selectedOptions(node);
     value = selected.length ? selected.join(', ') : node.text;
@@ -148,7 +150,7 @@ export function controlLine(node: AriaNode, ctx: WalkContext): string {
     if (facts?.password || facts?.secret || (!facts && ctx.maskUnknownValues)) parts.push('value="••••••"');
     else {
       // A field's value is content the agent may have to read to the end: whole, or counted with the call that shows it.
-      const whole = shownWhole(value, ctx.textLimit, node.ref);
+      const whole = shownWhole(value, ctx.textLimit, node.ref, !!facts?.multiline);
       parts.push(`value=${quote(whole.shown)}`);
       rest = whole.rest;
     }

@@ -30,6 +30,10 @@ export interface ElementFacts {
   slider?: boolean;
   /** aria-expanded, a `<summary>`'s `<details>`, or a tree item's nested list being shown. */
   expanded?: boolean;
+  /** A text area or an editable surface (editables.ts): Enter makes a new line there rather than sending a form. */
+  multiline?: boolean;
+  /** The text it holds as it shows, line breaks kept, where the capture's text loses them or leaves it out. */
+  text?: string;
 }
 
 /** A fixed or sticky element covering much of the viewport (cookie walls, sign-up modals without ARIA). */
@@ -107,6 +111,8 @@ export function collectPageFacts({ secretSelector, listenersKey, markersKey, mar
     const required = (el as HTMLInputElement).required === true || el.getAttribute('aria-required') === 'true';
     const readonly = (el as HTMLInputElement).readOnly === true || el.getAttribute('aria-readonly') === 'true';
     if (password || required || readonly) add(el, { password, required, readonly });
+    // The capture reads a text area's value as one line; its own value keeps the line breaks.
+    if (el instanceof HTMLTextAreaElement) add(el, el.value.includes('\n') ? { multiline: true, text: el.value } : { multiline: true });
   }
   if (secretSelector) {
     try {

@@ -46,7 +46,8 @@ export function markEditables({ markersKey, mark }: EditablesArgs): Array<[strin
       if (!key) continue;
       // Single-line only when the page says so (a search box drawn as a contenteditable span).
       const multiline = host.getAttribute('aria-multiline') !== 'false';
-      facts.push([key, { multiline, text: (host.innerText ?? '').replace(/\n+$/, '') }]);
+      // innerText sets paragraphs apart by a blank line; one line break says as much in half the characters.
+      facts.push([key, { multiline, text: (host.innerText ?? '').replace(/\n{2,}/g, '\n').replace(/\n+$/, '') }]);
       const role = host.getAttribute('role');
       if (!mark || (role && role !== 'textbox')) continue;
       if (!role) {

@@ -18,87 +18,79 @@ interface Found {
  * Runs in the element's frame: selects the `occurrence`-th match of `text` in a field's value, or across the
  * text nodes of any other element (an editor's paragraphs and bold runs alike), and gives the editing host the
  * focus, as a person's drag over the words would. Whitespace is matched loosely, as the snapshot shows it
- * collapsed; case only when no exact match exists.
+ * collapsed; case only when no exact match exists. Written without inner named functions: bundlers may wrap
+ * those in a helper the page does not have.
  */
 function selectInElement(el: Element, { text, occurrence }: { text: string; occurrence: number }): Found {
   const wanted = text.replace(/\s+/g, ' ').trim();
-  const locate = (haystack: string) => {
-    for (const fold of [false, true]) {
-      const hay = fold ? haystack.toLowerCase() : haystack;
-      const needle = fold ? wanted.toLowerCase() : wanted;
-      const starts: number[] = [];
-      for (let i = hay.indexOf(needle); i >= 0 && needle; i = hay.indexOf(needle, i + 1)) starts.push(i);
-      if (starts.length) return starts;
-    }
-    return [];
-  };
-  if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) {
-    // Fields keep their whitespace: match on a copy collapsed position by position.
-    const spots: number[] = [];
-    let flat = '';
-    for (let i = 0; i < el.value.length; i++) {
-      const space = /\s/.test(el.value[i]!);
-      if (space && flat.endsWith(' ')) continue;
-      flat += space ? ' ' : el.value[i];
+  const field = el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement ? el : undefined;
+  // The element's text with whitespace collapsed, and where each of its characters comes from: an offset in a
+  // field's value, or a text node and offset. A block boundary reads as a space, as the snapshot writes it.
+  let flat = '';
+  const spots: number[] = [];
+  const places: Array<[Text, number]> = [];
+  if (field) {
+    for (let i = 0; i < field.value.length; i++) {
+      const space = /\s/.test(field.value[i]!);
+      if (space && (flat.endsWith(' ') || !flat)) continue;
+      flat += space ? ' ' : field.value[i];
       spots.push(i);
     }
-    const starts = locate(flat);
-    const start = starts[occurrence - 1];
-    if (start === undefined) return { found: false, selected: '', count: starts.length, begins: flat.slice(0, 80) };
-    const from = spots[start]!;
-    const to = spots[start + wanted.length - 1]! + 1;
-    el.focus();
-    el.setSelectionRange(from, to);
-    return { found: true, selected: el.value.slice(from, to), count: starts.length, begins: '' };
-  }
-  // Each character of the element's text, with the text node and offset it comes from. A block boundary
-  // reads as a space, as the snapshot writes it.
-  const doc = el.ownerDocument;
-  const places: Array<[Text, number]> = [];
-  let flat = '';
-  let lastBlock: Element | null = null;
-  const walker = doc.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-  const blockOf = (node: Node) => {
-    for (let n = node.parentElement; n && n !== el; n = n.parentElement) if (!/^inline/.test(getComputedStyle(n).display)) return n;
-    return el;
-  };
-  while (walker.nextNode()) {
-    const node = walker.currentNode as Text;
-    const value = node.nodeValue ?? '';
-    if (!value) continue;
-    const block = blockOf(node);
-    if (lastBlock && block !== lastBlock && !flat.endsWith(' ')) {
-      const last = places[places.length - 1]!;
-      flat += ' ';
-      places.push([last[0], last[1] + 1]);
-    }
-    lastBlock = block;
-    for (let i = 0; i < value.length; i++) {
-      const space = /\s/.test(value[i]!);
-      if (space && (flat.endsWith(' ') || !flat)) continue;
-      flat += space ? ' ' : value[i];
-      places.push([node, i]);
+  } else {
+    let lastBlock: Element | null = null;
+    const walker = el.ownerDocument.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    while (walker.nextNode()) {
+      const node = walker.currentNode as Text;
+      const value = node.nodeValue ?? '';
+      if (!value) continue;
+      let block: Element = el;
+      for (let n = node.parentElement; n && n !== el; n = n.parentElement) {
+        if (!/^inline/.test(getComputedStyle(n).display)) {
+          block = n;
+          break;
+        }
+      }
+      if (lastBlock && block !== lastBlock && flat && !flat.endsWith(' ')) {
+        const last = places[places.length - 1]!;
+        flat += ' ';
+        places.push([last[0], last[1] + 1]);
+      }
+      lastBlock = block;
+      for (let i = 0; i < value.length; i++) {
+        const space = /\s/.test(value[i]!);
+        if (space && (flat.endsWith(' ') || !flat)) continue;
+        flat += space ? ' ' : value[i];
+        places.push([node, i]);
+      }
     }
   }
-  const starts = locate(flat);
+  let starts: number[] = [];
+  for (const fold of [false, true]) {
+    const hay = fold ? flat.toLowerCase() : flat;
+    const needle = fold ? wanted.toLowerCase() : wanted;
+    for (let i = hay.indexOf(needle); i >= 0 && needle; i = hay.indexOf(needle, i + 1)) starts.push(i);
+    if (starts.length) break;
+  }
   const start = starts[occurrence - 1];
   if (start === undefined) return { found: false, selected: '', count: starts.length, begins: flat.slice(0, 80) };
+  const end = start + wanted.length - 1;
+  if (field) {
+    field.focus();
+    field.setSelectionRange(spots[start]!, spots[end]! + 1);
+    return { found: true, selected: field.value.slice(spots[start]!, spots[end]! + 1), count: starts.length, begins: '' };
+  }
   const [startNode, startOffset] = places[start]!;
-  const [endNode, endOffset] = places[start + wanted.length - 1]!;
+  const [endNode, endOffset] = places[end]!;
   // The editing host takes the focus first: focusing it afterwards could move the caret off the selection.
-  const host = (el as HTMLElement).isContentEditable ? ((startNode.parentElement?.closest('[contenteditable]') as HTMLElement | null) ?? (el as HTMLElement)) : null;
-  host?.focus({ preventScroll: true });
-  const range = doc.createRange();
+  if ((el as HTMLElement).isContentEditable) ((startNode.parentElement?.closest('[contenteditable]') as HTMLElement | null) ?? (el as HTMLElement)).focus({ preventScroll: true });
+  const range = el.ownerDocument.createRange();
   range.setStart(startNode, startOffset);
   range.setEnd(endNode, Math.min(endOffset + 1, endNode.length));
-  const selection = doc.getSelection();
+  const selection = el.ownerDocument.getSelection();
   selection?.removeAllRanges();
   selection?.addRange(range);
   return { found: true, selected: range.toString(), count: starts.length, begins: '' };
 }
-
-/** Its source with a stand-in for the `__name` helper some bundlers wrap named functions in (inPage.ts). */
-const IN_PAGE = `(el, arg) => { const __name = (f) => f; return (${selectInElement.toString()})(el, arg); }`;
 
 export const selectTextTool = defineBrowserTool({
   id: 'browser_select_text',
@@ -116,7 +108,7 @@ export const selectTextTool = defineBrowserTool({
     const which = occurrence ?? 1;
     let found: Found | undefined;
     const effects = await observeAction(call, async () => {
-      found = (await target.locator.evaluate(IN_PAGE, { text, occurrence: which }, { timeout: call.deadline.forStep() })) as Found;
+      found = await target.locator.evaluate(selectInElement, { text, occurrence: which }, { timeout: call.deadline.forStep() });
     });
     if (!found?.found) {
       throw new BrowserToolError(

@@ -16,6 +16,7 @@ import { chooseRegion, ownRoots, type RegionArgs, type RegionTallies } from './r
 import { hideLoadingFrames, labelFrames, type LoadingFrame } from './loadingFrames.js';
 import { hideBlankFrames, showBlankFrames, type BlankFramesArgs } from './blankFrames.js';
 import { markEditables, releaseEditables } from './editables.js';
+import { labelHostControls, releaseHostLabels } from './hostLabels.js';
 
 export type { ElementFacts, Overlay, PageMetrics } from './facts.js';
 export type { LoadingFrame } from './loadingFrames.js';
@@ -91,6 +92,8 @@ const OWNER_ID = 'mastra-browser-toolset-region';
 
 const EDITABLES_KEY = 'mastra-browser-toolset.editables';
 
+const HOST_LABELS_KEY = 'mastra-browser-toolset.hostLabels';
+
 const BLANK_FRAMES: BlankFramesArgs = { attribute: 'data-mastra-browser-toolset-blank', key: 'mastra-browser-toolset.blankFrames' };
 
 function factsArgs(secretSelector: string, mark: boolean): FactsArgs {
@@ -105,6 +108,7 @@ interface PrepareArgs {
   stoppedLoopKey: string;
   blankFrames: BlankFramesArgs;
   editablesKey: string;
+  hostLabelsKey: string;
 }
 
 /** What the capture starts from: the body, the root element of a document without one (an SVG file), or nothing yet or at all. */
@@ -118,6 +122,7 @@ interface PrepareHelpers {
   hideBlankFrames: typeof hideBlankFrames;
   readableFrameDocuments: typeof readableFrameDocuments;
   markEditables: typeof markEditables;
+  labelHostControls: typeof labelHostControls;
 }
 
 /**
@@ -128,10 +133,11 @@ function prepareCapture(arg: PrepareArgs, helpers: PrepareHelpers) {
   return helpers.ownChanges(arg.changesKey, () => {
     // Editing hosts get their role first, so the facts below treat them as the controls they are.
     const editables = helpers.markEditables({ markersKey: arg.editablesKey, mark: true });
+    const hostLabels = helpers.labelHostControls({ listenersKey: arg.facts.listenersKey, markersKey: arg.hostLabelsKey });
     const region = arg.region ? helpers.chooseRegion(arg.region) : undefined;
     const roots = region?.roots;
     const pageFacts = helpers.collectPageFacts(arg.facts, roots);
-    const facts = editables.length ? { ...pageFacts, fields: [...pageFacts.fields, ...editables], marked: pageFacts.marked + editables.length } : pageFacts;
+    const facts = { ...pageFacts, fields: editables.length ? [...pageFacts.fields, ...editables] : pageFacts.fields, marked: pageFacts.marked + editables.length + hostLabels };
     if (roots) (window as unknown as Record<symbol, unknown>)[Symbol.for(`${arg.facts.markersKey}.region`)] = helpers.ownRoots(roots, arg.ownerId);
     // The page-wide capture waits for a body: an SVG file has none (its root is captured instead), nor has a
     // document just begun (`unparsed`: captured once it is parsed) or one stopped before its first element.
@@ -145,12 +151,13 @@ function prepareCapture(arg: PrepareArgs, helpers: PrepareHelpers) {
 
 /** Runs in the page after the capture: takes our marks out again; true when the layout moved meanwhile (facts.ts). */
 function releaseCapture(
-  arg: { markersKey: string; changesKey: string; blankFrames: BlankFramesArgs; editablesKey: string },
-  helpers: { releaseElements: typeof releaseElements; ownChanges: typeof ownChanges; showBlankFrames: typeof showBlankFrames; releaseEditables: typeof releaseEditables },
+  arg: { markersKey: string; changesKey: string; blankFrames: BlankFramesArgs; editablesKey: string; hostLabelsKey: string },
+  helpers: { releaseElements: typeof releaseElements; ownChanges: typeof ownChanges; showBlankFrames: typeof showBlankFrames; releaseEditables: typeof releaseEditables; releaseHostLabels: typeof releaseHostLabels },
 ): boolean {
   return helpers.ownChanges(arg.changesKey, () => {
     helpers.showBlankFrames(arg.blankFrames);
     helpers.releaseEditables(arg.editablesKey);
+    helpers.releaseHostLabels(arg.hostLabelsKey);
     return helpers.releaseElements(arg.markersKey);
   });
 }
@@ -290,8 +297,8 @@ async function captureShown(
     evaluateInPage(
       page,
       prepareCapture,
-      { facts: factsArgs(secretSelector, true), region, ownerId: OWNER_ID, changesKey: CHANGES_KEY, stoppedLoopKey: HELD_KEY, blankFrames: BLANK_FRAMES, editablesKey: EDITABLES_KEY },
-      { chooseRegion, collectPageFacts, ownRoots, ownChanges, hideBlankFrames, readableFrameDocuments, markEditables },
+      { facts: factsArgs(secretSelector, true), region, ownerId: OWNER_ID, changesKey: CHANGES_KEY, stoppedLoopKey: HELD_KEY, blankFrames: BLANK_FRAMES, editablesKey: EDITABLES_KEY, hostLabelsKey: HOST_LABELS_KEY },
+      { chooseRegion, collectPageFacts, ownRoots, ownChanges, hideBlankFrames, readableFrameDocuments, markEditables, labelHostControls },
     ),
   );
   const frameEditables = (await marking) ?? [];
@@ -318,7 +325,7 @@ async function captureShown(
     // round trip (the empty record of placed facts is replaced by the next capture's).
     const release = facts.marked || facts.region || facts.fields.length || facts.blankFrames;
     released = release
-      ? evaluateInPage(page, releaseCapture, { markersKey: MARKERS_KEY, changesKey: CHANGES_KEY, blankFrames: BLANK_FRAMES, editablesKey: EDITABLES_KEY }, { releaseElements, ownChanges, showBlankFrames, releaseEditables }).catch(() => false)
+      ? evaluateInPage(page, releaseCapture, { markersKey: MARKERS_KEY, changesKey: CHANGES_KEY, blankFrames: BLANK_FRAMES, editablesKey: EDITABLES_KEY, hostLabelsKey: HOST_LABELS_KEY }, { releaseElements, ownChanges, showBlankFrames, releaseEditables, releaseHostLabels }).catch(() => false)
       : Promise.resolve(false);
     for (const { frame } of frameEditables) void evaluateInPage(frame, releaseEditables, EDITABLES_KEY).catch(() => {});
   }

@@ -166,11 +166,34 @@ export function controlLine(node: AriaNode, ctx: WalkContext): string {
   return parts.join(' ');
 }
 
+const TOGGLES = new Set(['checkbox', 'switch', 'radio']);
+
+/**
+ * The one checkbox, switch or radio inside a clickable that has no ref of its own: a web component hides its
+ * input from the pointer behind a label that takes the clicks (Shoelace's switch). The label is then that
+ * control, with its state; a click on it toggles it.
+ */
+function hiddenToggle(node: AriaNode): AriaNode | undefined {
+  const found: AriaNode[] = [];
+  const visit = (n: AriaNode) => {
+    for (const child of n.children ?? []) {
+      if (typeof child === 'string' || found.length > 1) continue;
+      if (TOGGLES.has(child.role)) {
+        if (!child.ref) found.push(child);
+      } else visit(child);
+    }
+  };
+  visit(node);
+  return found.length === 1 ? found[0] : undefined;
+}
+
 /** An element that is no control but reacts (`clickable`, `draggable`): its label, or its icon hint. */
 export function clickableLine(node: AriaNode, kind: string, label: string, facts: ElementFacts | undefined, ctx: WalkContext): string {
-  const parts = [node.ref!, kind];
+  const toggle = kind === 'clickable' ? hiddenToggle(node) : undefined;
+  const parts = [node.ref!, toggle?.role ?? kind];
   if (label) parts.push(quote(truncate(label, ctx.nameLimit)));
   else if (facts?.icon) parts.push(`icon=${quote(facts.icon)}`);
-  parts.push(...states({ ...node, expanded: node.expanded ?? facts?.expanded }, undefined, ctx));
+  const shown = toggle ? { ...node, checked: toggle.checked, disabled: toggle.disabled } : node;
+  parts.push(...states({ ...shown, expanded: node.expanded ?? facts?.expanded }, undefined, ctx));
   return parts.join(' ');
 }

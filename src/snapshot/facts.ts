@@ -87,9 +87,24 @@ export function collectPageFacts({ secretSelector, listenersKey, markersKey, mar
     return false;
   };
   /** Whether an element shows any text: stops at the first non-blank text node instead of reading it all. */
-  const hasText = (el: Element) => {
+  const hasText = (el: Element): boolean => {
     const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
     while (walker.nextNode()) if (/\S/.test(walker.currentNode.nodeValue ?? '')) return true;
+    // Inside a web component the text a person reads is often the page's, shown through a slot (a toggle's label).
+    for (const slot of el.querySelectorAll('slot')) {
+      for (const node of slot.assignedNodes({ flatten: true })) {
+        if (node instanceof Element ? hasText(node) : /\S/.test(node.nodeValue ?? '')) return true;
+      }
+    }
+    return false;
+  };
+  /** Whether a form control or an ARIA widget sits inside, slotted ones too: its name is that control's, not an icon's. */
+  const FIELD = 'input:not([type=hidden]), select, textarea, button, [role=switch], [role=checkbox], [role=radio], [role=textbox], [role=slider]';
+  const holdsControl = (el: Element): boolean => {
+    if (el.querySelector(FIELD)) return true;
+    for (const slot of el.querySelectorAll('slot')) {
+      for (const node of slot.assignedElements({ flatten: true })) if (node.matches(FIELD) || holdsControl(node) || (node.shadowRoot && node.shadowRoot.querySelector(FIELD))) return true;
+    }
     return false;
   };
   const keyOf = (el: Element) => {
@@ -224,9 +239,14 @@ export function collectPageFacts({ secretSelector, listenersKey, markersKey, mar
     const labels = labelled;
     for (const el of own) {
       if (el.getAttribute('role') || el.closest('[contenteditable]')) continue;
+      // Part of a label that names a control (a toggle's track): a name given to it would join the control's.
+      if ((el.closest('label') as HTMLLabelElement | null)?.control) continue;
       const empty = !hasText(el);
       const named = el.getAttribute('aria-label') || el.getAttribute('aria-labelledby') || el.getAttribute('title');
-      if (empty && !named && !el.querySelector('img[alt]:not([alt=""])')) {
+      if (empty && !named && !el.querySelector('img[alt]:not([alt=""])') && !holdsControl(el)) {
+        // A component's host is not given one: it draws its own content, and some copy ARIA attributes from
+        // the host into it as they start up (Ionic), where the guess would stay.
+        if (el.tagName.includes('-')) continue;
         labels.set(el, iconHint(el) || el.tagName.toLowerCase());
       } else if (!empty && el.childNodes.length === 1 && el.firstChild!.nodeType === Node.TEXT_NODE && getComputedStyle(el).display === 'inline') {
         const marker = document.createComment('');
@@ -265,7 +285,7 @@ export function collectPageFacts({ secretSelector, listenersKey, markersKey, mar
   for (const el of unnamed) {
     const marked = labelled.get(el);
     if (!marked && (el.getAttribute('aria-label') || el.getAttribute('aria-labelledby') || el.getAttribute('title'))) continue;
-    if (hasText(el)) continue;
+    if (hasText(el) || holdsControl(el)) continue;
     if (el.querySelector('img[alt]:not([alt=""])')) continue;
     const hint = marked ?? iconHint(el);
     if (hint) add(el, { icon: hint });

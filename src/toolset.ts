@@ -17,6 +17,7 @@ import { readTool } from './tools/read.js';
 import { screenshotTool } from './tools/screenshot.js';
 import { scrollTool } from './tools/scroll.js';
 import { selectTool } from './tools/select.js';
+import { selectTextTool } from './tools/selectText.js';
 import { snapshotTool } from './tools/snapshot.js';
 import { tabsTool } from './tools/tabs.js';
 import { typeTool } from './tools/type.js';
@@ -30,6 +31,7 @@ const FACTORIES = {
   browser_click: clickTool,
   browser_type: typeTool,
   browser_select: selectTool,
+  browser_select_text: selectTextTool,
   browser_check: checkTool,
   browser_press: pressTool,
   browser_scroll: scrollTool,

@@ -19,6 +19,7 @@ const TABLE: Record<BrowserToolId, Row> = {
   browser_click:      ['Click an element',                  false,   true,       false,     true], // may submit, buy, delete
   browser_type:       ['Type into a field',                 false,   true,       false,     true], // replaces the text; submit sends
   browser_select:     ['Choose an option',                  false,   false,      true,      false],
+  browser_select_text: ['Select words in a text',           false,   false,      true,      false],
   browser_check:      ['Check or uncheck',                  false,   false,      true,      false],
   browser_press:      ['Press a key',                       false,   true,       false,     true], // Enter submits
   browser_scroll:     ['Scroll',                            false,   false,      false,     false],

@@ -15,6 +15,8 @@ import { within } from '../within.js';
 import { chooseRegion, ownRoots, type RegionArgs, type RegionTallies } from './region.js';
 import { hideLoadingFrames, labelFrames, type LoadingFrame } from './loadingFrames.js';
 import { hideBlankFrames, showBlankFrames, type BlankFramesArgs } from './blankFrames.js';
+import { markEditables, releaseEditables } from './editables.js';
+import { labelHostControls, releaseHostLabels } from './hostLabels.js';
 
 export type { ElementFacts, Overlay, PageMetrics } from './facts.js';
 export type { LoadingFrame } from './loadingFrames.js';
@@ -88,6 +90,10 @@ const MARKERS_KEY = 'mastra-browser-toolset.markers';
 
 const OWNER_ID = 'mastra-browser-toolset-region';
 
+const EDITABLES_KEY = 'mastra-browser-toolset.editables';
+
+const HOST_LABELS_KEY = 'mastra-browser-toolset.hostLabels';
+
 const BLANK_FRAMES: BlankFramesArgs = { attribute: 'data-mastra-browser-toolset-blank', key: 'mastra-browser-toolset.blankFrames' };
 
 function factsArgs(secretSelector: string, mark: boolean): FactsArgs {
@@ -101,6 +107,8 @@ interface PrepareArgs {
   changesKey: string;
   stoppedLoopKey: string;
   blankFrames: BlankFramesArgs;
+  editablesKey: string;
+  hostLabelsKey: string;
 }
 
 /** What the capture starts from: the body, the root element of a document without one (an SVG file), or nothing yet or at all. */
@@ -113,6 +121,8 @@ interface PrepareHelpers {
   ownChanges: typeof ownChanges;
   hideBlankFrames: typeof hideBlankFrames;
   readableFrameDocuments: typeof readableFrameDocuments;
+  markEditables: typeof markEditables;
+  labelHostControls: typeof labelHostControls;
 }
 
 /**
@@ -121,9 +131,13 @@ interface PrepareHelpers {
  */
 function prepareCapture(arg: PrepareArgs, helpers: PrepareHelpers) {
   return helpers.ownChanges(arg.changesKey, () => {
+    // Editing hosts get their role first, so the facts below treat them as the controls they are.
+    const editables = helpers.markEditables({ markersKey: arg.editablesKey, mark: true });
+    const hostLabels = helpers.labelHostControls({ listenersKey: arg.facts.listenersKey, markersKey: arg.hostLabelsKey });
     const region = arg.region ? helpers.chooseRegion(arg.region) : undefined;
     const roots = region?.roots;
-    const facts = helpers.collectPageFacts(arg.facts, roots);
+    const pageFacts = helpers.collectPageFacts(arg.facts, roots);
+    const facts = { ...pageFacts, fields: editables.length ? [...pageFacts.fields, ...editables] : pageFacts.fields, marked: pageFacts.marked + editables.length + hostLabels };
     if (roots) (window as unknown as Record<symbol, unknown>)[Symbol.for(`${arg.facts.markersKey}.region`)] = helpers.ownRoots(roots, arg.ownerId);
     // The page-wide capture waits for a body: an SVG file has none (its root is captured instead), nor has a
     // document just begun (`unparsed`: captured once it is parsed) or one stopped before its first element.
@@ -137,11 +151,13 @@ function prepareCapture(arg: PrepareArgs, helpers: PrepareHelpers) {
 
 /** Runs in the page after the capture: takes our marks out again; true when the layout moved meanwhile (facts.ts). */
 function releaseCapture(
-  arg: { markersKey: string; changesKey: string; blankFrames: BlankFramesArgs },
-  helpers: { releaseElements: typeof releaseElements; ownChanges: typeof ownChanges; showBlankFrames: typeof showBlankFrames },
+  arg: { markersKey: string; changesKey: string; blankFrames: BlankFramesArgs; editablesKey: string; hostLabelsKey: string },
+  helpers: { releaseElements: typeof releaseElements; ownChanges: typeof ownChanges; showBlankFrames: typeof showBlankFrames; releaseEditables: typeof releaseEditables; releaseHostLabels: typeof releaseHostLabels },
 ): boolean {
   return helpers.ownChanges(arg.changesKey, () => {
     helpers.showBlankFrames(arg.blankFrames);
+    helpers.releaseEditables(arg.editablesKey);
+    helpers.releaseHostLabels(arg.hostLabelsKey);
     return helpers.releaseElements(arg.markersKey);
   });
 }
@@ -154,6 +170,43 @@ async function frameFields(frame: Frame, secretSelector: string): Promise<PageFa
     return frame.isDetached() ? [] : undefined; // a frame that detached mid-capture has nothing to add
   }
 }
+
+/** The frames the page's own script cannot reach into: those of another origin than the frame around them. */
+function otherSiteFrames(page: Page, leftOut: Set<Frame>): Frame[] {
+  const origin = (frame: Frame) => {
+    try {
+      const url = new URL(frame.url());
+      return url.origin === 'null' ? undefined : url.origin; // about:blank and srcdoc frames belong to their parent
+    } catch {
+      return undefined;
+    }
+  };
+  return page.frames().filter((frame) => {
+    const parent = frame.parentFrame();
+    if (!parent || leftOut.has(frame) || frame.isDetached()) return false;
+    const own = origin(frame);
+    return own !== undefined && own !== origin(parent);
+  });
+}
+
+/**
+ * Marks the editing hosts of frames of other sites (editables.ts), each with a call of its own, all at once.
+ * A frame that does not answer in time is captured unmarked: its editor shows as text, without a ref.
+ */
+async function markFrameEditables(frames: Frame[]): Promise<Array<{ frame: Frame; entries: Array<[string, ElementFacts]> }>> {
+  const marked = await Promise.all(
+    frames.map((frame) =>
+      within(evaluateInPage(frame, markEditables, { markersKey: EDITABLES_KEY, mark: true }), FRAME_MARK_TIMEOUT_MS).then(
+        (entries) => ({ frame, entries: entries ?? [] }),
+        () => undefined,
+      ),
+    ),
+  );
+  return marked.filter((m): m is { frame: Frame; entries: Array<[string, ElementFacts]> } => !!m?.entries?.length);
+}
+
+/** How long a frame of another site is given to mark its editors before the capture goes on without them. */
+const FRAME_MARK_TIMEOUT_MS = 300;
 
 /** How long a frame's facts are waited for; its controls keep their refs without them, their values are masked. */
 const FRAME_FACTS_TIMEOUT_MS = 2_000;
@@ -237,14 +290,18 @@ async function captureShown(
   // Facts first: the script also prepares elements Playwright would otherwise give no node (facts.ts), and
   // for a viewport capture chooses the subtrees to take. Everything runs on the page's one main thread, so
   // doing the steps in turn costs only round trips.
+  // Frames of other sites run in processes of their own: their editors are marked while the page's facts are read.
+  const otherSites = otherSiteFrames(page, leftOut);
+  const marking = otherSites.length ? stage('snapshot: editables in frames of other sites', () => markFrameEditables(otherSites)) : undefined;
   const facts = await stage('snapshot: region and facts (in page)', () =>
     evaluateInPage(
       page,
       prepareCapture,
-      { facts: factsArgs(secretSelector, true), region, ownerId: OWNER_ID, changesKey: CHANGES_KEY, stoppedLoopKey: HELD_KEY, blankFrames: BLANK_FRAMES },
-      { chooseRegion, collectPageFacts, ownRoots, ownChanges, hideBlankFrames, readableFrameDocuments },
+      { facts: factsArgs(secretSelector, true), region, ownerId: OWNER_ID, changesKey: CHANGES_KEY, stoppedLoopKey: HELD_KEY, blankFrames: BLANK_FRAMES, editablesKey: EDITABLES_KEY, hostLabelsKey: HOST_LABELS_KEY },
+      { chooseRegion, collectPageFacts, ownRoots, ownChanges, hideBlankFrames, readableFrameDocuments, markEditables, labelHostControls },
     ),
   );
+  const frameEditables = (await marking) ?? [];
   await hidden;
   let tree: unknown;
   let released: Promise<boolean> | undefined;
@@ -268,11 +325,13 @@ async function captureShown(
     // round trip (the empty record of placed facts is replaced by the next capture's).
     const release = facts.marked || facts.region || facts.fields.length || facts.blankFrames;
     released = release
-      ? evaluateInPage(page, releaseCapture, { markersKey: MARKERS_KEY, changesKey: CHANGES_KEY, blankFrames: BLANK_FRAMES }, { releaseElements, ownChanges, showBlankFrames }).catch(() => false)
+      ? evaluateInPage(page, releaseCapture, { markersKey: MARKERS_KEY, changesKey: CHANGES_KEY, blankFrames: BLANK_FRAMES, editablesKey: EDITABLES_KEY, hostLabelsKey: HOST_LABELS_KEY }, { releaseElements, ownChanges, showBlankFrames, releaseEditables, releaseHostLabels }).catch(() => false)
       : Promise.resolve(false);
+    for (const { frame } of frameEditables) void evaluateInPage(frame, releaseEditables, EDITABLES_KEY).catch(() => {});
   }
   const nodes = (Array.isArray(tree) ? tree : [tree]) as AriaNode[];
   const fields = new Map(facts.fields);
+  for (const { entries } of frameEditables) for (const [key, value] of entries) if (!fields.has(key)) fields.set(key, value);
   let unreadFrames = false;
   if (hasIframeWithControls(nodes)) {
     // Boxes inside an iframe are relative to that frame, so its fields are matched in its own coordinates.

@@ -115,6 +115,7 @@ export function states(node: AriaNode, facts: ElementFacts | undefined, ctx: Wal
   const expanded = node.expanded ?? facts?.expanded;
   if (expanded === true) out.push('expanded');
   if (expanded === false) out.push('collapsed');
+  if (facts?.multiline && VALUE_ROLES.has(node.role)) out.push('multiline');
   if (node.disabled) out.push('disabled');
   for (const word of facts?.state ?? []) if (!out.includes(word)) out.push(word);
   if (facts?.required) out.push('required');
@@ -130,7 +131,8 @@ export function controlLine(node: AriaNode, ctx: WalkContext): string {
   let name = node.name ?? '';
   let value: string | undefined;
   if (VALUE_ROLES.has(node.role)) {
-    value = node.text;
+    // An editable surface's text, or a text area's with its line breaks, comes from the page (editables.ts).
+    value = facts?.text ?? node.text;
   } else if (node.role === 'combobox') {
     const selected = selectedOptions(node);
     value = selected.length ? selected.join(', ') : node.text;
@@ -149,7 +151,7 @@ export function controlLine(node: AriaNode, ctx: WalkContext): string {
     if (facts?.password || facts?.secret || (!facts && ctx.maskUnknownValues)) parts.push('value="••••••"');
     else {
       // A field's value is content the agent may have to read to the end: whole, or counted with the call that shows it.
-      const whole = shownWhole(value, ctx.textLimit, node.ref);
+      const whole = shownWhole(value, ctx.textLimit, node.ref, !!facts?.multiline);
       parts.push(`value=${quote(whole.shown)}`);
       rest = whole.rest;
     }
@@ -165,11 +167,34 @@ export function controlLine(node: AriaNode, ctx: WalkContext): string {
   return parts.join(' ');
 }
 
+const TOGGLES = new Set(['checkbox', 'switch', 'radio']);
+
+/**
+ * The one checkbox, switch or radio inside a clickable that has no ref of its own: a web component hides its
+ * input from the pointer behind a label that takes the clicks (Shoelace's switch). The label is then that
+ * control, with its state; a click on it toggles it.
+ */
+function hiddenToggle(node: AriaNode): AriaNode | undefined {
+  const found: AriaNode[] = [];
+  const visit = (n: AriaNode) => {
+    for (const child of n.children ?? []) {
+      if (typeof child === 'string' || found.length > 1) continue;
+      if (TOGGLES.has(child.role)) {
+        if (!child.ref) found.push(child);
+      } else visit(child);
+    }
+  };
+  visit(node);
+  return found.length === 1 ? found[0] : undefined;
+}
+
 /** An element that is no control but reacts (`clickable`, `draggable`): its label, or its icon hint. */
 export function clickableLine(node: AriaNode, kind: string, label: string, facts: ElementFacts | undefined, ctx: WalkContext): string {
-  const parts = [node.ref!, kind];
+  const toggle = kind === 'clickable' ? hiddenToggle(node) : undefined;
+  const parts = [node.ref!, toggle?.role ?? kind];
   if (label) parts.push(quote(truncate(label, ctx.nameLimit)));
   else if (facts?.icon) parts.push(`icon=${quote(facts.icon)}`);
-  parts.push(...states({ ...node, expanded: node.expanded ?? facts?.expanded }, facts && { state: facts.state }, ctx));
+  const shown = toggle ? { ...node, checked: toggle.checked, disabled: toggle.disabled } : node;
+  parts.push(...states({ ...shown, expanded: node.expanded ?? facts?.expanded }, facts && { state: facts.state }, ctx));
   return parts.join(' ');
 }

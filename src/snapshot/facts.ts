@@ -35,6 +35,10 @@ export interface ElementFacts {
   expanded?: boolean;
   /** What a widget's part says of itself by aria or class: a calendar day `selected`, `today`, `disabled`, `in range`. */
   state?: string[];
+  /** A text area or an editable surface (editables.ts): Enter makes a new line there rather than sending a form. */
+  multiline?: boolean;
+  /** The text it holds as it shows, line breaks kept, where the capture's text loses them or leaves it out. */
+  text?: string;
 }
 
 /** A fixed or sticky element covering much of the viewport (cookie walls, sign-up modals without ARIA). */
@@ -88,9 +92,24 @@ export function collectPageFacts({ secretSelector, listenersKey, markersKey, mar
     return false;
   };
   /** Whether an element shows any text: stops at the first non-blank text node instead of reading it all. */
-  const hasText = (el: Element) => {
+  const hasText = (el: Element): boolean => {
     const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
     while (walker.nextNode()) if (/\S/.test(walker.currentNode.nodeValue ?? '')) return true;
+    // Inside a web component the text a person reads is often the page's, shown through a slot (a toggle's label).
+    for (const slot of el.querySelectorAll('slot')) {
+      for (const node of slot.assignedNodes({ flatten: true })) {
+        if (node instanceof Element ? hasText(node) : /\S/.test(node.nodeValue ?? '')) return true;
+      }
+    }
+    return false;
+  };
+  /** Whether a form control or an ARIA widget sits inside, slotted ones too: its name is that control's, not an icon's. */
+  const FIELD = 'input:not([type=hidden]), select, textarea, button, [role=switch], [role=checkbox], [role=radio], [role=textbox], [role=slider]';
+  const holdsControl = (el: Element): boolean => {
+    if (el.querySelector(FIELD)) return true;
+    for (const slot of el.querySelectorAll('slot')) {
+      for (const node of slot.assignedElements({ flatten: true })) if (node.matches(FIELD) || holdsControl(node) || (node.shadowRoot && node.shadowRoot.querySelector(FIELD))) return true;
+    }
     return false;
   };
   const keyOf = (el: Element) => {
@@ -112,6 +131,8 @@ export function collectPageFacts({ secretSelector, listenersKey, markersKey, mar
     const required = (el as HTMLInputElement).required === true || el.getAttribute('aria-required') === 'true';
     const readonly = (el as HTMLInputElement).readOnly === true || el.getAttribute('aria-readonly') === 'true';
     if (password || required || readonly) add(el, { password, required, readonly });
+    // The capture reads a text area's value as one line; its own value keeps the line breaks.
+    if (el instanceof HTMLTextAreaElement) add(el, el.value.includes('\n') ? { multiline: true, text: el.value } : { multiline: true });
   }
   if (secretSelector) {
     try {
@@ -270,9 +291,14 @@ export function collectPageFacts({ secretSelector, listenersKey, markersKey, mar
     const labels = labelled;
     for (const el of own) {
       if (el.getAttribute('role') || el.closest('[contenteditable]')) continue;
+      // Part of a label that names a control (a toggle's track): a name given to it would join the control's.
+      if ((el.closest('label') as HTMLLabelElement | null)?.control) continue;
       const empty = !hasText(el);
       const named = el.getAttribute('aria-label') || el.getAttribute('aria-labelledby') || el.getAttribute('title');
-      if (empty && !named && !el.querySelector('img[alt]:not([alt=""])')) {
+      if (empty && !named && !el.querySelector('img[alt]:not([alt=""])') && !holdsControl(el)) {
+        // A component's host is not given one: it draws its own content, and some copy ARIA attributes from
+        // the host into it as they start up (Ionic), where the guess would stay.
+        if (el.tagName.includes('-')) continue;
         // A grip repeated in every body cell of a grid (a column's resize handle) is the header's to show.
         const box = el.getBoundingClientRect();
         const row = el.closest('tr, [role=row]');
@@ -347,7 +373,7 @@ export function collectPageFacts({ secretSelector, listenersKey, markersKey, mar
   for (const el of unnamed) {
     const marked = labelled.get(el);
     if (!marked && (el.getAttribute('aria-label') || el.getAttribute('aria-labelledby') || el.getAttribute('title'))) continue;
-    if (hasText(el)) continue;
+    if (hasText(el) || holdsControl(el)) continue;
     if (el.querySelector('img[alt]:not([alt=""])')) continue;
     const hint = marked ?? iconHint(el);
     if (hint) add(el, { icon: hint });

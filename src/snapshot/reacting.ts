@@ -86,6 +86,8 @@ export function clickable(node: AriaNode, outer: WalkContext, out: Line[]): bool
   let label = (node.name || (inside ? collectText(node, (child) => listedInside(child, ctx)) : node.text || collectText(node))).trim();
   // An element showing no text was named by its icon hint for the capture (facts.ts): say it is a guess.
   if (facts?.icon && label === facts.icon) label = '';
+  // The label shown around a field inside it (a web component's label and input) is the field's name: said once.
+  if (inside && label && namesControlInside(node, label)) label = '';
   // A focusable wrapper around one control (an `li tabindex` around its link): both refs on one line.
   if (!label && !facts?.icon && inside && hinted) return wrapper(node, kind, ctx, out, true);
   if (!label && !facts?.icon && (inside || !hinted)) return false; // nothing to say
@@ -157,6 +159,10 @@ export function wrapper(node: AriaNode, kind: string, ctx: WalkContext, out: Lin
 function namedByContent(node: AriaNode): boolean {
   const bare = (text: string) => text.replace(/[\s·]+/g, '');
   return bare(node.name ?? '') === bare(collectText(node));
+}
+
+function namesControlInside(node: AriaNode, label: string): boolean {
+  return (node.children ?? []).some((c) => typeof c !== 'string' && ((!!c.ref && LEAF_CONTROLS.has(c.role) && c.name === label) || namesControlInside(c, label)));
 }
 
 function hasSameBoxChild(node: AriaNode): boolean {

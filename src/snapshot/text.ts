@@ -31,8 +31,9 @@ export function truncate(text: string, limit: number): string {
  * Text shown whole up to `limit`; past it, cut at a word boundary with the count of characters left and the
  * call that shows them all (`browser_snapshot` of the element's ref lists its text without limit).
  */
-export function shownWhole(text: string, limit: number, ref: string | undefined): { shown: string; rest: string } {
-  const full = clean(text);
+export function shownWhole(text: string, limit: number, ref: string | undefined, keepLines = false): { shown: string; rest: string } {
+  // A multi-line field's value keeps its line breaks (written "\n" in the quoted value): they are part of it.
+  const full = keepLines ? text.split(/\r?\n/).map((line) => clean(line)).join('\n').trim() : clean(text);
   if (full.length <= limit) return { shown: full, rest: '' };
   let cut = full.lastIndexOf(' ', limit);
   if (cut < limit * 0.8) cut = limit;

@@ -1,4 +1,4 @@
-import type { Locator } from 'playwright-core';
+import type { Keyboard, Locator } from 'playwright-core';
 import { z } from 'zod';
 import { BrowserToolError, toBrowserToolError } from '../errors.js';
 import { ensureVisible } from './preflight.js';
@@ -40,10 +40,40 @@ async function ensureEditable(locator: Locator, what: string): Promise<void> {
   }
 }
 
+/** Whether the element is an editable surface (a rich text editor's contenteditable area) rather than a form field. */
+function isEditingSurface(locator: Locator): Promise<boolean> {
+  return locator.evaluate((el) => !(el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) && (el as HTMLElement).isContentEditable);
+}
+
+/**
+ * Types into an editable surface the way a person does: caret placed (everything selected to replace it, the
+ * end to append), then the text entered as input, with a line break pressed as Enter. Editors keep a model of
+ * their own (Quill's delta, TinyMCE's content) that follows such input; setting the markup would bypass it.
+ */
+async function typeIntoSurface(locator: Locator, keyboard: Keyboard, text: string, replace: boolean, slowly: boolean, timeout: number): Promise<void> {
+  await locator.focus({ timeout });
+  await locator.evaluate((el, selectAll) => {
+    const range = el.ownerDocument.createRange();
+    range.selectNodeContents(el);
+    if (!selectAll) range.collapse(false);
+    const selection = el.ownerDocument.getSelection();
+    selection?.removeAllRanges();
+    selection?.addRange(range);
+  }, replace);
+  if (replace && !text) await keyboard.press('Delete');
+  const lines = text.split(/\r?\n/);
+  for (const [i, line] of lines.entries()) {
+    if (i > 0) await keyboard.press('Enter');
+    if (!line) continue;
+    if (slowly) await keyboard.type(line, { delay: 20 });
+    else await keyboard.insertText(line);
+  }
+}
+
 export const typeTool = defineBrowserTool({
   id: 'browser_type',
   description:
-    'Type into a text field by ref, replacing its value (clear=false appends). submit=true presses Enter afterwards. Returns the field value (passwords masked) and what changed.',
+    'Type into a text field or an editable surface (a rich text editor, shown as a multiline textbox) by ref, replacing its text (clear=false appends at the end). A line break in the text is typed as Enter. submit=true presses Enter afterwards. Returns the field value (passwords masked) and what changed.',
   input: z.object({
     ref: refSchema,
     text: z.string().describe('The text to enter.'),
@@ -73,10 +103,14 @@ export const typeTool = defineBrowserTool({
     const replace = clear ?? true;
     let typed = { value: '', password: false };
 
+    const editable = await isEditingSurface(locator);
+
     const effects = await observeAction(
       call,
       async () => {
-        if (slowly) {
+        if (editable) {
+          await typeIntoSurface(locator, call.page.keyboard, text, replace, !!slowly, timeout);
+        } else if (slowly) {
           if (replace) await locator.fill('', { timeout });
           await locator.pressSequentially(text, { delay: 20, timeout });
         } else if (replace) {
@@ -101,7 +135,9 @@ export const typeTool = defineBrowserTool({
       { checkValidation: !!submit },
     );
 
-    if (!submit && typed.value !== text && replace) {
+    // An editor's text reads its paragraphs apart by blank lines: compared with its whitespace collapsed.
+    const flat = (value: string) => (editable ? value.replace(/\s+/g, ' ').trim() : value);
+    if (!submit && flat(typed.value) !== flat(text) && replace) {
       call.notices.push(`The field holds ${typed.password ? 'a different value' : JSON.stringify(typed.value)} rather than the text sent: the page may limit or format what it accepts.`);
     }
     return { ref: target.ref, typedInto: label, fieldValue: typed.password ? MASK : typed.value, submitted: !!submit, ...effects };

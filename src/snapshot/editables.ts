@@ -1,0 +1,87 @@
+/**
+ * Editable surfaces: an element a person types into that is no form field: a `contenteditable` element (Quill's
+ * editor) or the body of a frame in design mode or made editable (TinyMCE's iframe). Playwright gives such an
+ * element no role of its own, so it has no ref when unnamed, and it drops a text box's own text even when it
+ * is one. For the time of the capture each editing host gets the role `textbox` (and, when it has no name, the
+ * name a person would read for it: its placeholder, or its frame's title); its whole text is a fact beside it,
+ * read the way it shows, with its line breaks. `releaseEditables` takes the marks out again.
+ *
+ * The main document's script also reaches the documents of its same-site frames; a frame of another site is
+ * marked by a call of its own (capture.ts).
+ */
+import type { ElementFacts } from './facts.js';
+
+export interface EditablesArgs {
+  /** Symbol.for key under which the marks are kept until released. */
+  markersKey: string;
+  /** Mark the hosts (before a capture); without it, only their facts are read. */
+  mark: boolean;
+}
+
+/** Runs in the page (and in a frame of another site). Self-contained so it survives serialisation. */
+export function markEditables({ markersKey, mark }: EditablesArgs): Array<[string, ElementFacts]> {
+  const facts: Array<[string, ElementFacts]> = [];
+  const w = window as unknown as Record<symbol, Array<[Element, string]> | undefined>;
+  const symbol = Symbol.for(markersKey);
+  // Marks a late answer left behind (a capture that did not wait for this frame) go first: a role of ours must
+  // not be taken for the page's own.
+  for (const [el, attribute] of w[symbol] ?? []) el.removeAttribute(attribute);
+  const markers: Array<[Element, string]> = [];
+  const keyOf = (el: Element) => {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) return undefined;
+    return `${Math.round(r.x)},${Math.round(r.y)},${Math.round(r.width)},${Math.round(r.height)}`;
+  };
+  const visit = (doc: Document) => {
+    const hosts: HTMLElement[] = [];
+    if (doc.body && (doc.designMode === 'on' || doc.body.isContentEditable)) hosts.push(doc.body);
+    else {
+      for (const el of doc.querySelectorAll<HTMLElement>('[contenteditable]:not([contenteditable="false"])')) {
+        // The editing host only: the paragraphs inside an editor are editable too, but are not what a person types into.
+        if (el.isContentEditable && !el.parentElement?.isContentEditable) hosts.push(el);
+      }
+    }
+    for (const host of hosts) {
+      const key = keyOf(host);
+      if (!key) continue;
+      // Single-line only when the page says so (a search box drawn as a contenteditable span).
+      const multiline = host.getAttribute('aria-multiline') !== 'false';
+      // innerText sets paragraphs apart by a blank line; one line break says as much in half the characters.
+      facts.push([key, { multiline, text: (host.innerText ?? '').replace(/\n{2,}/g, '\n').replace(/\n+$/, '') }]);
+      const role = host.getAttribute('role');
+      if (!mark || (role && role !== 'textbox')) continue;
+      if (!role) {
+        host.setAttribute('role', 'textbox');
+        markers.push([host, 'role']);
+      }
+      const named = host.getAttribute('aria-label') || host.getAttribute('aria-labelledby') || host.getAttribute('title');
+      const frame = host === doc.body ? doc.defaultView?.frameElement : null;
+      const name = named ? '' : host.getAttribute('aria-placeholder') || host.getAttribute('data-placeholder') || frame?.getAttribute('title') || frame?.getAttribute('aria-label') || '';
+      if (name) {
+        host.setAttribute('aria-label', name);
+        markers.push([host, 'aria-label']);
+      }
+    }
+    for (const frame of doc.querySelectorAll('iframe, frame')) {
+      let inner: Document | null = null;
+      try {
+        inner = (frame as HTMLIFrameElement).contentDocument;
+      } catch {
+        inner = null; // another site's: marked by a call of its own
+      }
+      if (inner) visit(inner);
+    }
+  };
+  visit(document);
+  if (markers.length) w[symbol] = markers;
+  else delete w[symbol];
+  return facts;
+}
+
+/** Runs in the page after the capture: takes out the roles and names `markEditables` set. */
+export function releaseEditables(markersKey: string): void {
+  const w = window as unknown as Record<symbol, Array<[Element, string]> | undefined>;
+  const symbol = Symbol.for(markersKey);
+  for (const [el, attribute] of w[symbol] ?? []) el.removeAttribute(attribute);
+  delete w[symbol];
+}

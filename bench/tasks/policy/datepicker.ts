@@ -1,6 +1,6 @@
 /** Policy for date pickers: open the picker, read the month it shows, move to the target month, pick the day. */
 import { MONTHS } from '../random.js';
-import { clickNamed, field, isClickable, type Policy } from './common.js';
+import { clickNamed, field, isClickable, label, type Policy } from './common.js';
 import type { Item, View } from './view.js';
 
 const NEXT = /^(next|next month|›|»|>|→)$/i;
@@ -9,7 +9,7 @@ const PREVIOUS = /^(prev|previous|previous month|‹|«|<|←)$/i;
 interface Shown {
   year: number;
   month: number;
-  /** The picker's month and year lists, when it has them instead of arrows. */
+  /** The picker's month list and year list (or number field), when it has them instead of arrows. */
   lists?: { month: Item; year: Item };
 }
 
@@ -17,13 +17,40 @@ function monthIndex(name: string): number {
   return MONTHS.findIndex((month) => month.toLowerCase() === name.toLowerCase() || month.slice(0, 3).toLowerCase() === name.toLowerCase());
 }
 
-/** The month the picker shows: from its month and year lists, or from a "March 2024" title. */
+const YEAR_FIELDS = ['combobox', 'spinbutton', 'textbox'];
+const isYearField = (item: Item) => YEAR_FIELDS.includes(item.role) && /^\d{4}$/.test(item.value ?? '');
+
+/** The month the picker shows: from its month list and year field, or from a "March 2024" (or "March, 2024") title. */
 function monthShown(view: View): Shown | undefined {
   const monthList = view.find((item) => item.role === 'combobox' && item.value !== undefined && monthIndex(item.value) >= 0);
-  const yearList = view.find((item) => item.role === 'combobox' && /^\d{4}$/.test(item.value ?? ''));
+  const yearList = view.find(isYearField);
   if (monthList && yearList) return { year: Number(yearList.value), month: monthIndex(monthList.value!), lists: { month: monthList, year: yearList } };
-  const title = new RegExp(`\\b(${MONTHS.join('|')})\\s+(\\d{4})\\b`).exec(view.text);
+  const title = new RegExp(`\\b(${MONTHS.join('|')}),?\\s+(\\d{4})\\b`).exec(view.text);
   return title ? { year: Number(title[2]), month: MONTHS.indexOf(title[1]!) } : undefined;
+}
+
+/**
+ * Whether `item` is the wanted day of the month shown. A day named by its full date ("March 12, 2024")
+ * says so itself. Days named by their number alone are read the way a person reads a month grid that
+ * starts and ends with days of the neighbouring months: the shown month runs from the first "1" to the
+ * next "1".
+ */
+function isWantedDay(item: Item, view: View, date: { month: string; day: string; year: string }): boolean {
+  if (!isClickable(item)) return false;
+  const name = label(item);
+  if (new RegExp(`\\b${date.month} ${date.day}(st|nd|rd|th)?,? ${date.year}\\b`, 'i').test(name)) return true;
+  if (name !== date.day) return false;
+  // Count the runs of "1" before the item (a cell and the link inside it both say "1": one run).
+  let ones = 0;
+  let previous = '';
+  for (const other of view.items) {
+    const words = label(other);
+    if (!isClickable(other) || !/^\d{1,2}$/.test(words)) continue;
+    if (words === '1' && previous !== '1') ones++;
+    previous = words;
+    if (other === item) break;
+  }
+  return ones <= 1 && (ones === 1 || !view.items.some((other) => isClickable(other) && label(other) === '1'));
 }
 
 /** "Pick March 12, 2024 in the date picker and press Submit." */
@@ -40,13 +67,16 @@ export const datepicker: Policy = async (agent, url) => {
       // The list shows short or long names; choose the target month the way the list names it.
       const short = shown.lists.month.value!.length <= 3;
       await agent.select(shown.lists.month, short ? monthName!.slice(0, 3) : monthName!);
-      const yearList = await agent.control({ roles: ['combobox'], where: (item) => /^\d{4}$/.test(item.value ?? '') }, 'the year list', { fresh: true });
-      await agent.select(yearList, year!);
-      continue;
+      const yearField = await agent.control({ roles: YEAR_FIELDS, where: isYearField }, 'the year field', { fresh: true });
+      if (yearField.role === 'combobox') await agent.select(yearField, year!);
+      else await agent.type(yearField, year!);
+      // Both are set as wanted; a typed year leaves earlier views in place, so reading them again would mislead.
+      break;
     }
     const arrow = distance > 0 ? NEXT : PREVIOUS;
     await agent.click(await agent.control({ name: arrow, where: isClickable }, distance > 0 ? 'the next-month control' : 'the previous-month control', { fresh: true }));
   }
-  await agent.click(await agent.control({ name: day!, where: isClickable }, `day ${day} in the calendar`, { fresh: true }));
+  const date = { month: monthName!, day: day!, year: year! };
+  await agent.click(await agent.control({ where: (item, view) => isWantedDay(item, view, date) }, `day ${day} in the calendar`, { fresh: true }));
   await clickNamed(agent, 'Submit');
 };

@@ -226,6 +226,11 @@ export class Agent {
     return this.act(() => this.adapter.select(refOf(item), label));
   }
 
+  /** Drags one element onto another: the page around them changes (a list's order). */
+  drag(item: Item, onto: Item): Promise<Observation> {
+    return this.act(() => this.adapter.drag(refOf(item), refOf(onto)));
+  }
+
   /** Sets a checkbox or radio button; nothing to do when the view shows it in that state already. */
   async check(item: Item, checked: boolean): Promise<void> {
     if (item.states.includes('checked') === checked) return;

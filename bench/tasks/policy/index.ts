@@ -9,6 +9,7 @@ import { rowIcon } from './icons.js';
 import { loginSettings, wizard } from './multistep.js';
 import { clickText, readCode } from './reading.js';
 import { slider } from './slider.js';
+import { dragBefore } from './sortable.js';
 import { tableCount, tableLookup, tableRowAction, tableSort } from './tables.js';
 import { menu, panelCode } from './tabs.js';
 import { tree } from './tree.js';
@@ -18,4 +19,5 @@ export const POLICIES: Record<string, Policy> = {
   tableLookup, tableRowAction, tableSort, tableCount,
   datepicker, autocomplete, tree, panelCode, menu, readCode, clickText, captcha, slider, rowIcon,
   confirmAction, promptRename, modalConfirm, loginSettings, wizard,
+  dragBefore,
 };

@@ -8,16 +8,18 @@ import { booking, checkboxes, fillFields, radio, selectOption, textareaEdit, val
 import { rowIcon } from './icons.js';
 import { loginSettings, wizard } from './multistep.js';
 import { clickText, readCode } from './reading.js';
+import { editorType } from './editor.js';
 import { slider } from './slider.js';
 import { dragBefore } from './sortable.js';
 import { tableCount, tableLookup, tableRowAction, tableSort } from './tables.js';
 import { menu, panelCode } from './tabs.js';
 import { tree } from './tree.js';
+import { pickOption, toggleSwitches } from './widgets.js';
 
 export const POLICIES: Record<string, Policy> = {
   fillFields, selectOption, checkboxes, radio, textareaEdit, validation, booking,
   tableLookup, tableRowAction, tableSort, tableCount,
   datepicker, autocomplete, tree, panelCode, menu, readCode, clickText, captcha, slider, rowIcon,
   confirmAction, promptRename, modalConfirm, loginSettings, wizard,
-  dragBefore,
+  dragBefore, editorType, toggleSwitches, pickOption,
 };

@@ -1,0 +1,29 @@
+/** Policies for library widgets: switches by their visible label, and custom select boxes that open a list. */
+import { clickNamed, type Policy } from './common.js';
+
+const SWITCHES = ['switch', 'checkbox'];
+
+/** "Turn on "Dark mode" and turn off "Email alerts", then press Save." */
+export const toggleSwitches: Policy = async (agent, url) => {
+  await agent.open(url);
+  const [, list, save] = await agent.instruction(/^(Turn (?:on|off) ".+?"(?: and turn (?:on|off) ".+?")*), then press ([^.]+)\./im);
+  for (const [, state, name] of list!.matchAll(/turn (on|off) "(.+?)"/gi)) {
+    const control = await agent.control({ roles: SWITCHES, name: name! }, `the "${name}" switch`);
+    await agent.check(control, state!.toLowerCase() === 'on');
+  }
+  await clickNamed(agent, save!, { fresh: true });
+};
+
+/**
+ * "Choose "Teal" in the Colour list, then press Save.": a native list is set directly; a custom one is
+ * opened with a click, and the option clicked in the list it shows.
+ */
+export const pickOption: Policy = async (agent, url) => {
+  await agent.open(url);
+  const [, answer, name, save] = await agent.instruction(/Choose "(.+?)" in the (.+?) list, then press ([^.]+)\./);
+  const box = await agent.control({ roles: ['combobox', 'listbox', 'button'], name: name! }, `the ${name} list`);
+  await agent.click(box);
+  await agent.click(await agent.control({ roles: ['option', 'menuitem', 'menuitemradio'], name: answer! }, `the option "${answer}"`, { fresh: true }));
+  await clickNamed(agent, save!, { fresh: true });
+};
+

@@ -27,3 +27,11 @@ export const pickOption: Policy = async (agent, url) => {
   await clickNamed(agent, save!, { fresh: true });
 };
 
+
+/** "Select the row of Ada Smith in the grid, then press Save.": a click on the row (by a cell with that name) selects it. */
+export const selectRow: Policy = async (agent, url) => {
+  await agent.open(url);
+  const [, name, save] = await agent.instruction(/Select the row of (.+?) in the grid, then press ([^.]+)\./);
+  await agent.click(await agent.control({ roles: ['gridcell', 'cell', 'rowheader', 'row'], name: name! }, `the row of ${name}`));
+  await clickNamed(agent, save!, { fresh: true });
+};

@@ -1,5 +1,6 @@
 /** Policy for date pickers: open the picker, read the month it shows, move to the target month, pick the day. */
 import { MONTHS } from '../random.js';
+import type { Agent } from './agent.js';
 import { clickNamed, field, isClickable, label, type Policy } from './common.js';
 import type { Item, View } from './view.js';
 
@@ -38,7 +39,7 @@ function monthShown(view: View): Shown | undefined {
 function isWantedDay(item: Item, view: View, date: { month: string; day: string; year: string }): boolean {
   if (!isClickable(item)) return false;
   const name = label(item);
-  if (new RegExp(`\\b${date.month} ${date.day}(st|nd|rd|th)?,? ${date.year}\\b`, 'i').test(name)) return true;
+  if (new RegExp(`^${date.month} ${date.day}(st|nd|rd|th)?,? ${date.year}$`, 'i').test(name)) return true;
   if (name !== date.day) return false;
   // Count the runs of "1" before the item (a cell and the link inside it both say "1": one run).
   let ones = 0;
@@ -53,30 +54,39 @@ function isWantedDay(item: Item, view: View, date: { month: string; day: string;
   return ones <= 1 && (ones === 1 || !view.items.some((other) => isClickable(other) && label(other) === '1'));
 }
 
-/** "Pick March 12, 2024 in the date picker and press Submit." */
-export const datepicker: Policy = async (agent, url) => {
-  await agent.open(url);
-  const [, monthName, day, year] = await agent.instruction(/Pick (\w+) (\d{1,2}), (\d{4}) in the/);
-  const target = Number(year) * 12 + MONTHS.indexOf(monthName!);
-  await agent.click(await field(agent, 'Date'));
+/** Moves a month view (a picker's, a calendar's) to the wanted month, by its lists or its arrows. */
+export async function goToMonth(agent: Agent, monthName: string, year: string): Promise<void> {
+  const target = Number(year) * 12 + MONTHS.indexOf(monthName);
   for (let step = 0; step < 6; step++) {
-    const shown = await agent.read(monthShown, 'the month the date picker shows');
+    const shown = await agent.read(monthShown, 'the month shown');
     const distance = target - (shown.year * 12 + shown.month);
-    if (distance === 0) break;
+    if (distance === 0) return;
     if (shown.lists) {
       // The list shows short or long names; choose the target month the way the list names it.
       const short = shown.lists.month.value!.length <= 3;
-      await agent.select(shown.lists.month, short ? monthName!.slice(0, 3) : monthName!);
+      await agent.select(shown.lists.month, short ? monthName.slice(0, 3) : monthName);
       const yearField = await agent.control({ roles: YEAR_FIELDS, where: isYearField }, 'the year field', { fresh: true });
-      if (yearField.role === 'combobox') await agent.select(yearField, year!);
-      else await agent.type(yearField, year!);
+      if (yearField.role === 'combobox') await agent.select(yearField, year);
+      else await agent.type(yearField, year);
       // Both are set as wanted; a typed year leaves earlier views in place, so reading them again would mislead.
-      break;
+      return;
     }
     const arrow = distance > 0 ? NEXT : PREVIOUS;
     await agent.click(await agent.control({ name: arrow, where: isClickable }, distance > 0 ? 'the next-month control' : 'the previous-month control', { fresh: true }));
   }
-  const date = { month: monthName!, day: day!, year: year! };
-  await agent.click(await agent.control({ where: (item, view) => isWantedDay(item, view, date) }, `day ${day} in the calendar`, { fresh: true }));
+}
+
+/** The wanted day of the month shown, with a ref. */
+export function dayControl(agent: Agent, date: { month: string; day: string; year: string }) {
+  return agent.control({ where: (item, view) => isWantedDay(item, view, date) }, `day ${date.day} in the calendar`, { fresh: true });
+}
+
+/** "Pick March 12, 2024 in the date picker and press Submit." */
+export const datepicker: Policy = async (agent, url) => {
+  await agent.open(url);
+  const [, month, day, year] = await agent.instruction(/Pick (\w+) (\d{1,2}), (\d{4}) in the/);
+  await agent.click(await field(agent, 'Date'));
+  await goToMonth(agent, month!, year!);
+  await agent.click(await dayControl(agent, { month: month!, day: day!, year: year! }));
   await clickNamed(agent, 'Submit');
 };

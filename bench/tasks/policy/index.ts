@@ -1,5 +1,6 @@
 /** Every policy by name; a task names the policy that solves it. */
 import { autocomplete } from './autocomplete.js';
+import { calendar } from './calendar.js';
 import { captcha } from './captcha.js';
 import type { Policy } from './common.js';
 import { datepicker } from './datepicker.js';
@@ -21,5 +22,5 @@ export const POLICIES: Record<string, Policy> = {
   tableLookup, tableRowAction, tableSort, tableCount,
   datepicker, autocomplete, tree, panelCode, menu, readCode, clickText, captcha, slider, rowIcon,
   confirmAction, promptRename, modalConfirm, loginSettings, wizard,
-  dragBefore, editorType, toggleSwitches, pickOption, selectRow,
+  dragBefore, editorType, toggleSwitches, pickOption, selectRow, calendar,
 };

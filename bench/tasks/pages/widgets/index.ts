@@ -3,7 +3,8 @@ import type { TaskDef } from '../../types.js';
 import { REAL_DATEPICKER_TASKS } from './datepickers.js';
 import { EDITOR_TASKS } from './editors.js';
 import { GRID_TASKS } from './grids.js';
+import { CALENDAR_TASKS } from './calendars.js';
 import { SORTABLE_TASKS } from './sortable.js';
 import { WEB_COMPONENT_TASKS } from './webcomponents.js';
 
-export const WIDGET_TASKS: TaskDef[] = [...REAL_DATEPICKER_TASKS, ...SORTABLE_TASKS, ...EDITOR_TASKS, ...WEB_COMPONENT_TASKS, ...GRID_TASKS];
+export const WIDGET_TASKS: TaskDef[] = [...REAL_DATEPICKER_TASKS, ...SORTABLE_TASKS, ...EDITOR_TASKS, ...WEB_COMPONENT_TASKS, ...GRID_TASKS, ...CALENDAR_TASKS];

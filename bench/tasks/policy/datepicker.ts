@@ -26,7 +26,9 @@ function monthShown(view: View): Shown | undefined {
   const monthList = view.find((item) => item.role === 'combobox' && item.value !== undefined && monthIndex(item.value) >= 0);
   const yearList = view.find(isYearField);
   if (monthList && yearList) return { year: Number(yearList.value), month: monthIndex(monthList.value!), lists: { month: monthList, year: yearList } };
-  const title = new RegExp(`\\b(${MONTHS.join('|')}),?\\s+(\\d{4})\\b`).exec(view.text);
+  // The title is in the words of the page, but not in a sentence: the instruction may name a month too.
+  const words = view.items.map(label).filter((line) => !/[.!?]$/.test(line)).join('\n');
+  const title = new RegExp(`\\b(${MONTHS.join('|')}),?\\s+(\\d{4})\\b`).exec(words);
   return title ? { year: Number(title[2]), month: MONTHS.indexOf(title[1]!) } : undefined;
 }
 

@@ -1,4 +1,5 @@
 /** Policies for library widgets: switches by their visible label, and custom select boxes that open a list. */
+import { TEXT_FIELDS } from './agent.js';
 import { clickNamed, type Policy } from './common.js';
 
 const SWITCHES = ['switch', 'checkbox'];
@@ -33,5 +34,18 @@ export const selectRow: Policy = async (agent, url) => {
   await agent.open(url);
   const [, name, save] = await agent.instruction(/Select the row of (.+?) in the grid, then press ([^.]+)\./);
   await agent.click(await agent.control({ roles: ['gridcell', 'cell', 'rowheader', 'row'], name: name! }, `the row of ${name}`));
+  await clickNamed(agent, save!, { fresh: true });
+};
+
+/** "Open "Edit profile", enter "Ada Smith" as Name and "Oslo" as City, then press Save.": fields in a dialog. */
+export const modalForm: Policy = async (agent, url) => {
+  await agent.open(url);
+  const [, open, list, save] = await agent.instruction(/Open "(.+?)", enter ((?:"[^"]*" as [^"]+?)+), then press ([^.]+)\./);
+  await clickNamed(agent, open!);
+  const pairs = [...list!.matchAll(/"([^"]*)" as (.+?)(?=\s+and\s+"|$)/g)].map((m) => ({ value: m[1]!, label: m[2]!.trim() }));
+  for (const [i, pair] of pairs.entries()) {
+    const input = await agent.control({ roles: TEXT_FIELDS, name: pair.label }, `the ${pair.label} field`, { fresh: i === 0 });
+    await agent.type(input, pair.value);
+  }
   await clickNamed(agent, save!, { fresh: true });
 };

@@ -15,12 +15,12 @@ import { dragBefore } from './sortable.js';
 import { tableCount, tableLookup, tableRowAction, tableSort } from './tables.js';
 import { menu, panelCode } from './tabs.js';
 import { tree } from './tree.js';
-import { modalForm, pickOption, selectRow, toggleSwitches } from './widgets.js';
+import { apiCall, modalForm, pickOption, selectRow, toggleSwitches } from './widgets.js';
 
 export const POLICIES: Record<string, Policy> = {
   fillFields, selectOption, checkboxes, radio, textareaEdit, validation, booking,
   tableLookup, tableRowAction, tableSort, tableCount,
   datepicker, autocomplete, tree, panelCode, menu, readCode, clickText, captcha, slider, rowIcon,
   confirmAction, promptRename, modalConfirm, loginSettings, wizard,
-  dragBefore, editorType, toggleSwitches, pickOption, selectRow, calendar, modalForm,
+  dragBefore, editorType, toggleSwitches, pickOption, selectRow, calendar, modalForm, apiCall,
 };

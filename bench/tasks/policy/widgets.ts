@@ -1,6 +1,7 @@
 /** Policies for library widgets: switches by their visible label, and custom select boxes that open a list. */
 import { TEXT_FIELDS } from './agent.js';
-import { clickNamed, type Policy } from './common.js';
+import { clickNamed, isClickable, label, type Policy } from './common.js';
+import { normalize } from './view.js';
 
 const SWITCHES = ['switch', 'checkbox'];
 
@@ -48,4 +49,26 @@ export const modalForm: Policy = async (agent, url) => {
     await agent.type(input, pair.value);
   }
   await clickNamed(agent, save!, { fresh: true });
+};
+
+/** Words as a reader compares them: without the zero-width spaces some pages put in long paths. */
+const plain = (text: string) => normalize(text.replace(/[\u200b-\u200d\ufeff]/g, ''));
+
+/**
+ * "In the API explorer, call GET /pets/{petId} with petId 42: open the operation, press "Try it out", fill
+ * in petId, then press "Execute".": the operation is the control whose words begin with its method and path.
+ */
+export const apiCall: Policy = async (agent, url) => {
+  await agent.open(url);
+  const [, method, path, param, value] = await agent.instruction(/call (GET|POST|PUT|PATCH|DELETE) (\S+) with (\w+) (\S+?): open the operation/);
+  const heading = plain(`${method} ${path}`);
+  const operation = await agent.control(
+    { where: (item) => isClickable(item) && (plain(label(item)) === heading || plain(label(item)).startsWith(`${heading} `)) },
+    `the operation ${method} ${path}`,
+    { keyword: path },
+  );
+  await agent.click(operation);
+  await clickNamed(agent, 'Try it out', { fresh: true });
+  await agent.type(await agent.control({ roles: TEXT_FIELDS, name: param! }, `the ${param} field`, { fresh: true }), value!);
+  await clickNamed(agent, 'Execute', { fresh: true });
 };

@@ -3,8 +3,11 @@
  * seed and page name; the page posts its verdict to /task-result, where the harness reads it. The agent's
  * tools never see the verdict, and the harness never asks the agent's browser for it.
  */
+import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { dirname, extname, join, normalize, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Rng } from './random.js';
 import type { PageVerdict, TaskDef } from './types.js';
 
@@ -28,6 +31,21 @@ function readBody(req: IncomingMessage): Promise<string> {
     req.on('data', (chunk) => (body += chunk));
     req.on('end', () => resolve(body));
   });
+}
+
+/** Installed packages, so widget tasks load the real libraries (`/modules/flatpickr/dist/flatpickr.min.js`). */
+const MODULES_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../node_modules');
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css', '.json': 'application/json',
+  '.svg': 'image/svg+xml', '.woff2': 'font/woff2', '.woff': 'font/woff', '.png': 'image/png',
+};
+
+function serveModule(res: ServerResponse, relative: string): void {
+  const file = normalize(join(MODULES_DIR, decodeURIComponent(relative)));
+  if (!file.startsWith(MODULES_DIR) || !existsSync(file) || !statSync(file).isFile()) return send(res, 404, 'Not found', 'text/plain');
+  // Library files do not change during a run: let the browser cache them, as it would a CDN's.
+  res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'max-age=3600' });
+  createReadStream(file).pipe(res);
 }
 
 function send(res: ServerResponse, status: number, body = '', type = 'text/html; charset=utf-8'): void {
@@ -56,6 +74,7 @@ export async function startTaskServer(tasks: TaskDef[]): Promise<TaskServer> {
       }
       return;
     }
+    if (url.pathname.startsWith('/modules/')) return serveModule(res, url.pathname.slice('/modules/'.length));
     const match = /^\/task\/([\w-]+)$/.exec(url.pathname);
     const task = match ? byId.get(match[1]!) : undefined;
     if (!task) return send(res, 404, '<title>Not found</title><h1>Not found</h1>');

@@ -16,6 +16,16 @@ export const CATEGORIES = [
   'dialogs',
   'multi-step',
   'hidden labels',
+  // Real widget libraries, served from node_modules (pages/widgets/).
+  'date pickers (real)',
+  'sortable lists',
+  'editors',
+  'web components',
+  'data grids',
+  'calendars',
+  'searchable selects',
+  'modal forms',
+  'api explorer',
 ] as const;
 export type Category = (typeof CATEGORIES)[number];
 

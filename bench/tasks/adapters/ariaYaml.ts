@@ -40,13 +40,22 @@ function stateOf(attribute: string): string | undefined {
   return undefined;
 }
 
+/**
+ * An entry YAML had to single-quote (its text holds `{`, `: ` or the like): `'button "a: b" [ref=e5]':`
+ * reads as `button "a: b" [ref=e5]:`.
+ */
+function singleQuoted(entry: string): string {
+  const match = /^'((?:[^']|'')*)'(:?)/.exec(entry);
+  return match ? `${match[1]!.replace(/''/g, "'")}${match[2]}${entry.slice(match[0].length)}` : entry;
+}
+
 export function parseAriaYaml(text: string, source: string, partial = false): View {
   const raw: Omit<Item, 'index' | 'parent'>[] = [];
   for (const line of text.split('\n')) {
     const match = /^(\s*)- (.*)$/.exec(line);
     if (!match) continue;
     const depth = Math.floor(match[1]!.length / 2);
-    let rest = match[2]!;
+    let rest = singleQuoted(match[2]!);
     if (rest.startsWith('/')) continue; // properties such as /url and /placeholder
     if (rest.startsWith('text:')) {
       raw.push({ role: 'text', name: '', text: unquote(rest.slice(5)), states: [], depth });

@@ -125,6 +125,10 @@ export class MastraAgentBrowserAdapter implements Adapter {
     return this.call('browser_press', { key });
   }
 
+  drag(from: string, to: string) {
+    return this.call('browser_drag', { sourceRef: from, targetRef: to });
+  }
+
   answerDialog(): Promise<Observation> {
     throw new Error('mastra-agent-browser answers dialogs with the triggering click (dialogStyle "trigger")');
   }

@@ -150,6 +150,10 @@ export class OursAdapter implements Adapter {
     return this.call('browser_press', ref ? { key, ref } : { key });
   }
 
+  drag(from: string, to: string) {
+    return this.call('browser_drag', { from, to });
+  }
+
   answerDialog(accept: boolean, text?: string) {
     return this.call('browser_dialog', text === undefined ? { accept } : { accept, text });
   }

@@ -141,6 +141,10 @@ export class PlaywrightMcpAdapter implements Adapter {
     return this.call('browser_press_key', { key });
   }
 
+  drag(from: string, to: string) {
+    return this.call('browser_drag', { startTarget: from, endTarget: to });
+  }
+
   answerDialog(accept: boolean, text?: string) {
     return this.call('browser_handle_dialog', text === undefined ? { accept } : { accept, promptText: text });
   }

@@ -75,6 +75,8 @@ export interface Adapter {
   /** Sets a checkbox or radio; systems without a check tool click it (the agent only asks for a change). */
   check(ref: string, checked: boolean): Promise<Observation>;
   press(key: string, ref?: string): Promise<Observation>;
+  /** Drags the element `from` onto the element `to` (a sortable list's item onto another). */
+  drag(from: string, to: string): Promise<Observation>;
   answerDialog(accept: boolean, text?: string): Promise<Observation>;
   clickWithDialog(ref: string, accept: boolean, text?: string): Promise<Observation>;
 }

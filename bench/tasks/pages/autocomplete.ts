@@ -7,7 +7,7 @@ import { COUNTRIES, TOWNS, type Rng } from '../random.js';
 import type { TaskDef } from '../types.js';
 import { js, shell } from './shell.js';
 
-interface AutocompleteSpec {
+export interface AutocompleteSpec {
   label: string;
   choices: string[];
   prefix: string;
@@ -18,7 +18,7 @@ interface AutocompleteSpec {
  * A prefix (of one of `lengths`) with at least `min` matches, and a target among the first `shown` of them
  * (the page lists no more), late in the list when `late`.
  */
-function generate(rng: Rng, choices: string[], min: number, late: boolean, shown: number, lengths = [1, 2]): AutocompleteSpec {
+export function generate(rng: Rng, choices: string[], min: number, late: boolean, shown: number, lengths = [1, 2]): AutocompleteSpec {
   const prefixes = new Map<string, string[]>();
   for (const choice of choices) {
     for (const length of lengths) {

@@ -13,7 +13,7 @@ export interface DateSpec {
   target: { year: number; month: number; day: number };
 }
 
-function generateDate(rng: Rng, maxOffset: number): DateSpec {
+export function generateDate(rng: Rng, maxOffset: number): DateSpec {
   const start = { year: rng.int(2019, 2027), month: rng.int(0, 11) };
   const offset = rng.pick([-1, 1]) * rng.int(1, maxOffset);
   const absolute = start.year * 12 + start.month + offset;

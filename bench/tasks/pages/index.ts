@@ -14,6 +14,7 @@ import { SCROLLING_TASKS } from './scrolling.js';
 import { TAB_TASKS } from './tabs.js';
 import { TABLE_TASKS } from './tables.js';
 import { TREE_TASKS } from './trees.js';
+import { WIDGET_TASKS } from './widgets/index.js';
 
 export const TASKS: TaskDef[] = [
   ...FORM_TASKS,
@@ -30,4 +31,5 @@ export const TASKS: TaskDef[] = [
   ...DIALOG_TASKS,
   ...MULTISTEP_TASKS,
   ...HIDDEN_TASKS,
+  ...WIDGET_TASKS,
 ];

@@ -151,17 +151,30 @@ export class Agent {
     // Last, scroll: it shows more to a viewport snapshot, and makes lazy pages load more for every system.
     // A model goes on while scrolling shows something it has not seen yet.
     const known = new Set([this.current, ...this.seen].flatMap((view) => (view ? linesOf(view) : [])));
-    for (let i = 0; i < 5; i++) {
-      const observation = await this.call(() => this.adapter.scroll(), 'local');
-      if (!observation.ok) break;
+    const onPage = await this.scrollFor(need, probe, known, undefined, 5);
+    if (onPage !== undefined) return onPage;
+    // A grid that draws only the rows near its own viewport scrolls inside itself: a model scrolls it by its ref.
+    const grid = this.current?.find((item) => !!item.ref && SCROLLING_ROLES.has(item.role));
+    if (grid) {
+      const inGrid = await this.scrollFor(need, probe, known, grid.ref, 12);
+      if (inGrid !== undefined) return inGrid;
+    }
+    throw new PolicyFailure(cause, detail);
+  }
+
+  /** Scrolls (the page, or inside `ref`) until `probe` finds something, or a scroll shows nothing new. */
+  private async scrollFor<T>(need: Need, probe: (view: View) => T | undefined, known: Set<string>, ref: string | undefined, times: number): Promise<T | undefined> {
+    for (let i = 0; i < times; i++) {
+      const observation = await this.call(() => this.adapter.scroll(ref), 'local');
+      if (!observation.ok) return undefined;
       const view = observation.view ?? (await this.snapshot(need));
       const found = probe(view);
       if (found !== undefined) return found;
       const fresh = linesOf(view).filter((line) => !known.has(line));
-      if (!fresh.length) break;
+      if (!fresh.length) return undefined;
       for (const line of fresh) known.add(line);
     }
-    throw new PolicyFailure(cause, detail);
+    return undefined;
   }
 
   /**
@@ -226,6 +239,11 @@ export class Agent {
     return this.act(() => this.adapter.select(refOf(item), label));
   }
 
+  /** Drags one element onto another: the page around them changes (a list's order). */
+  drag(item: Item, onto: Item): Promise<Observation> {
+    return this.act(() => this.adapter.drag(refOf(item), refOf(onto)));
+  }
+
   /** Sets a checkbox or radio button; nothing to do when the view shows it in that state already. */
   async check(item: Item, checked: boolean): Promise<void> {
     if (item.states.includes('checked') === checked) return;
@@ -251,6 +269,9 @@ export class Agent {
     await this.act(() => this.adapter.answerDialog(accept, text));
   }
 }
+
+/** Roles of containers that may scroll inside themselves (virtual grids and lists). */
+const SCROLLING_ROLES = new Set(['grid', 'treegrid', 'table', 'listbox']);
 
 /** The pause after an action before the next call: far less than a model's turn, enough for page work to land. */
 const THINK_MS = 60;

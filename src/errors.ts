@@ -44,7 +44,7 @@ const DEFAULT_HINTS: Record<ErrorCode, { hint: string; retryable: boolean }> = {
     retryable: false,
   },
   element_blocked: {
-    hint: 'Another element covers the target. Close or accept the covering dialog, banner or menu first, then retry.',
+    hint: 'Another element covers the target. Close or accept the covering pop-up, dialog, banner or menu first (browser_press Escape closes most pop-ups and date pickers), then retry.',
     retryable: true,
   },
   element_not_visible: {

@@ -261,7 +261,7 @@ export function collectPageFacts({ secretSelector, listenersKey, markersKey, mar
         if (hint) break;
       }
     }
-    if (!hint) hint = el.getAttribute('data-testid') || el.getAttribute('data-icon') || el.getAttribute('name') || el.id || '';
+    if (!hint) hint = el.getAttribute('data-testid') || el.getAttribute('data-icon') || el.getAttribute('data-action') || el.getAttribute('name') || el.id || '';
     // A script-made control with nothing else to go by (a slider handle): its own class name.
     if (!hint && !el.matches('a, button, [role]')) hint = [...el.classList].find((token) => !STYLE_CLASS.test(token)) ?? '';
     return hint ? cleanHint(hint) : '';
@@ -335,12 +335,14 @@ export function collectPageFacts({ secretSelector, listenersKey, markersKey, mar
     }
   }
   // Parts of a widget (a calendar's days, a list's items) say their state by class more often than by aria.
-  const STATE_SELECTOR = '[aria-selected="true"], [aria-current], [aria-disabled="true"], [class*="select" i], [class*="today" i], [class*="disabl" i], [class*="range" i], [class*="current" i], [class*="month" i]';
+  const STATE_SELECTOR = '[aria-selected="true"], [aria-current], [aria-disabled="true"], [aria-sort], [class*="select" i], [class*="today" i], [class*="disabl" i], [class*="range" i], [class*="current" i], [class*="month" i]';
   const stateWords = (el: Element): string[] => {
     const words = new Set<string>();
     if (el.getAttribute('aria-selected') === 'true') words.add('selected');
     if (el.getAttribute('aria-disabled') === 'true') words.add('disabled');
     if (el.getAttribute('aria-current') === 'date') words.add('today');
+    const sort = el.getAttribute('aria-sort');
+    if (sort === 'ascending' || sort === 'descending') words.add(`sorted ${sort}`);
     for (const token of el.classList) {
       // "flatpickr-disabled", "is-today", "-in-range-", "startRange": the word, not the prefix.
       const t = token.replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase().replace(/^[-_]+|[-_]+$/g, '');
@@ -359,7 +361,7 @@ export function collectPageFacts({ secretSelector, listenersKey, markersKey, mar
   for (const widget of widgets) {
     const r = widget.getBoundingClientRect();
     if (r.width * r.height > viewportArea) continue;
-    for (const el of widget.querySelectorAll(STATE_SELECTOR)) {
+    for (const el of [widget, ...widget.querySelectorAll(STATE_SELECTOR)]) {
       const state = stateWords(el);
       if (state.length) add(el, { state });
     }

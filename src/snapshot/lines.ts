@@ -140,14 +140,16 @@ function gridLines(cells: AriaNode[], ctx: WalkContext, out: Line[]): void {
  * Alike cells among `nodes` that are targets: inside a widget that reacts, or pointing of their own. Pieces
  * of one text (letters drawn one by one) are neither, and are joined as before.
  */
-function targetCells(nodes: Array<AriaNode | string>, ctx: WalkContext): Set<AriaNode> | undefined {
-  const run = cellRun(nodes);
+function targetCells(run: AriaNode[] | undefined, ctx: WalkContext): Set<AriaNode> | undefined {
   if (!run) return undefined;
   return ctx.inClickable || run.some((cell) => cell.cursor === 'pointer' || ownFacts(cell, ctx)?.clickable) ? new Set(run) : undefined;
 }
 
 export function walk(nodes: Array<AriaNode | string>, ctx: WalkContext, out: Line[], parentBox?: Box): void {
-  const grid = targetCells(nodes, ctx);
+  const run = cellRun(nodes);
+  const grid = targetCells(run, ctx);
+  // Alike cells that are no targets (a row of weekday names) are words side by side, even where they touch.
+  const textCells = !grid && run?.some((cell) => cellLabel(cell).length > 1) ? new Set(run) : undefined;
   let gridWritten = false;
   // Label text next to its control repeats the control's name: say it once.
   const siblingNames = new Set<string>();
@@ -195,7 +197,7 @@ export function walk(nodes: Array<AriaNode | string>, ctx: WalkContext, out: Lin
       // Boxed pieces join each other, not the strings around them: where a string sits on screen is unknown.
       const last = pieces[pieces.length - 1];
       if (last && (!last.box || separator(last.box, node.box) === undefined)) flushText();
-      pieces.push({ text: node.text!, box: node.box });
+      pieces.push({ text: node.text!, box: node.box, cell: textCells?.has(node) });
       runBox ??= node.box;
       previousBottom = node.box!.y + node.box!.height;
       continue;

@@ -5,7 +5,7 @@
  * whose cells hold structure (lists, headings, nested tables: a layout table) is walked like any container.
  */
 import type { AriaNode } from './capture.js';
-import { clickableLine, controlLine, factsOf } from './controls.js';
+import { clickableLine, controlLine, factsOf, states } from './controls.js';
 import { Priority, LEAF_CONTROLS, placed, type Line, type WalkContext } from './lines.js';
 import { collectText, quote, shownWhole } from './text.js';
 
@@ -85,7 +85,10 @@ function cellText(cell: AriaNode, ctx: WalkContext): { text: string; control: bo
   if (!own && !cell.children?.length) parts.push(cell.name || cell.text || '');
   else visit(cell.children ?? []);
   const content = parts.join(' ').replace(/\s+/g, ' ').replace(/\|/g, '¦').trim();
-  if (own) return { text: `${cell.ref} ${quote(label!)}${content ? ` ${shownWhole(content, ctx.textLimit, cell.ref).shown}` : ''}`, control: true };
+  if (own) {
+    const said = [cell.ref, quote(label!), ...states(cell, facts, ctx)].join(' ');
+    return { text: `${said}${content ? ` ${shownWhole(content, ctx.textLimit, cell.ref).shown}` : ''}`, control: true };
+  }
   return { text: shownWhole(content, ctx.textLimit, cell.ref).shown, control };
 }
 
@@ -104,19 +107,12 @@ export function tableLines(table: AriaNode, ctx: WalkContext, out: Line[]): bool
   const name = table.name ? ` ${quote(table.name)}` : '';
   const headerIndex = out.length;
   out.push(placed({ text: `${table.ref ? `${table.ref} ` : ''}${table.role}${name} (${columns} col${columns === 1 ? '' : 's'}):`, depth: ctx.depth, priority: Priority.Section, kind: table.role, ref: table.ref }, table.box, ctx));
+  // The rows' grips (a column's resize handle) are named once, on the table's line, not in every cell.
+  const grips: string[] = [];
   for (const row of rows) {
     const cells = cellsOf(row);
     const rendered = cells.map((cell) => cellText(cell, ctx));
-    // A grip sits after the cell it belongs to (a header's resize handle); its line is written in that cell.
-    let cell = -1;
-    for (const child of row.children ?? []) {
-      if (typeof child !== 'string' && CELL_ROLES.has(child.role)) cell++;
-      else if (isGrip(child, ctx) && child.ref && rendered[Math.max(0, cell)]) {
-        const target = rendered[Math.max(0, cell)]!;
-        target.text = `${target.text} ${clickableLine(child, 'clickable', '', factsOf(child, ctx), ctx)}`.trim();
-        target.control = true;
-      }
-    }
+    for (const child of row.children ?? []) if (isGrip(child, ctx) && child.ref) grips.push(child.ref);
     if (rendered.every((c) => !c.text)) continue;
     const heading = cells.every((c) => c.role === 'columnheader');
     const rowReacts = row.ref && factsOf(row, ctx)?.clickable;
@@ -126,6 +122,7 @@ export function tableLines(table: AriaNode, ctx: WalkContext, out: Line[]): bool
     if (heading) line.header = true;
     out.push(line);
   }
+  if (grips.length) out[headerIndex]!.text = out[headerIndex]!.text.replace(/\):$/, `, resize grips ${grips.join(' ')}):`);
   out[headerIndex]!.sectionEnd = out.length;
   return true;
 }

@@ -47,6 +47,8 @@ export function shownWhole(text: string, limit: number, ref: string | undefined,
 export interface Piece {
   text: string;
   box?: Box;
+  /** One of alike cells side by side (parts.ts): never joined into a word with the next. */
+  cell?: boolean;
 }
 
 function sameRow(a: Box, b: Box): boolean {
@@ -82,13 +84,16 @@ export function separator(previous: Box | undefined, next: Box | undefined): str
 /** Joins pieces that sit on one row; '·' marks a wide gap (columns). */
 export function joinPieces(pieces: Piece[]): string {
   let out = '';
-  let previous: Box | undefined;
+  let previous: Piece | undefined;
   for (const piece of pieces) {
     const text = piece.text.replace(/\u2060/g, '').trim();
     if (!text) continue;
-    if (!out) out = text;
-    else out += (separator(previous, piece.box) ?? ' · ') + text;
-    previous = piece.box;
+    if (out) {
+      const between = separator(previous?.box, piece.box) ?? ' · ';
+      out += between === '' && previous?.cell && piece.cell ? ' ' : between;
+    }
+    out += text;
+    previous = piece;
   }
   return out.replace(/\s+/g, ' ');
 }

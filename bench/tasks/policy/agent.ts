@@ -225,7 +225,15 @@ export class Agent {
     return this.snapshot();
   }
 
-  click(item: Item): Promise<Observation> {
+  /**
+   * A click that the tool says is covered (a date picker left open over the button) closes the cover with
+   * Escape and is tried once more, as a careful reader of the error would.
+   */
+  async click(item: Item): Promise<Observation> {
+    const first = await this.call(() => this.adapter.click(refOf(item)), 'page');
+    if (first.ok) return first;
+    if (!COVERED.test(`${first.error?.code ?? ''} ${first.error?.message ?? ''}`)) throw new PolicyFailure('tool_error', `${first.call.split(' ')[0]}: ${first.error?.code ?? 'error'}`);
+    await this.act(() => this.adapter.press('Escape'));
     return this.act(() => this.adapter.click(refOf(item)));
   }
 
@@ -269,6 +277,9 @@ export class Agent {
     await this.act(() => this.adapter.answerDialog(accept, text));
   }
 }
+
+/** What each system says of a click that landed on something covering the target. */
+const COVERED = /element_blocked|intercepts pointer events|covered by|obscured/i;
 
 /** Roles of containers that may scroll inside themselves (virtual grids and lists). */
 const SCROLLING_ROLES = new Set(['grid', 'treegrid', 'table', 'listbox']);

@@ -74,7 +74,9 @@ export async function goToMonth(agent: Agent, monthName: string, year: string): 
       return;
     }
     const arrow = distance > 0 ? NEXT : PREVIOUS;
-    await agent.click(await agent.control({ name: arrow, where: isClickable }, distance > 0 ? 'the next-month control' : 'the previous-month control', { fresh: true }));
+    // An arrow with no name of its own is taken by its icon, as a reader takes a drawn "next" arrow.
+    const isArrow = (item: Item) => isClickable(item) && (arrow.test(label(item)) || (!label(item) && arrow.test(item.icon ?? '')));
+    await agent.click(await agent.control({ where: isArrow }, distance > 0 ? 'the next-month control' : 'the previous-month control', { fresh: true }));
   }
 }
 

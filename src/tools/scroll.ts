@@ -13,7 +13,7 @@ interface ScrollState {
 export const scrollTool = defineBrowserTool({
   id: 'browser_scroll',
   description:
-    'Scroll the page, or inside a scrollable element (ref); a ref that does not scroll is brought into view. Returns the position, whether top or bottom was reached, and a snapshot.',
+    'Scroll the page, or inside an element (ref): a scrollable box, or a widget whose content scrolls inside it (a grid or list that shows only some rows at a time). A ref with nothing to scroll is brought into view. Returns the position, whether top or bottom was reached, and a snapshot.',
   input: z.object({
     direction: z.enum(['down', 'up', 'right', 'left']).optional().describe('Default "down".'),
     amount: z
@@ -42,12 +42,26 @@ export const scrollTool = defineBrowserTool({
       const target = await resolveTarget(call, ref, 'scroll');
       scrolled = target.label;
       state = await target.locator.evaluate(
-        (el, { vertical, sign, size }) => {
-          const style = getComputedStyle(el);
-          const overflow = vertical ? style.overflowY : style.overflowX;
-          const canScroll = /(auto|scroll|overlay)/.test(overflow) && (vertical ? el.scrollHeight > el.clientHeight : el.scrollWidth > el.clientWidth);
-          if (!canScroll) {
-            el.scrollIntoView({ block: 'center', inline: 'nearest' });
+        (target, { vertical, sign, size }) => {
+          // A widget often scrolls a part of itself (a grid's body under its header): the largest such part.
+          // No inner functions: the page has no helper for the names bundlers give them.
+          let el: Element | undefined;
+          let largest = -1;
+          for (const node of [target, ...target.querySelectorAll('*')]) {
+            if (!(vertical ? node.scrollHeight > node.clientHeight : node.scrollWidth > node.clientWidth)) continue;
+            const style = getComputedStyle(node);
+            if (!/(auto|scroll|overlay)/.test(vertical ? style.overflowY : style.overflowX)) continue;
+            if (node === target) {
+              el = target;
+              break;
+            }
+            if (node.clientWidth * node.clientHeight > largest) {
+              largest = node.clientWidth * node.clientHeight;
+              el = node;
+            }
+          }
+          if (!el) {
+            target.scrollIntoView({ block: 'center', inline: 'nearest' });
             const root = document.scrollingElement ?? document.documentElement;
             return { x: scrollX, y: scrollY, maxX: root.scrollWidth - innerWidth, maxY: root.scrollHeight - innerHeight, scrollable: false };
           }

@@ -59,10 +59,16 @@ function parseRest(rest: string): Pick<Item, 'name' | 'value' | 'icon' | 'states
 
 type RawItem = Omit<Item, 'index' | 'parent'>;
 
+const CELL_STATES = 'sorted ascending|sorted descending|in range|range start|range end|other month|selected|disabled|today|checked|pressed|expanded|collapsed|focused|new';
+
 /** One cell of a table row: text, control lines (`e16 button "Buy"`), or a cell that reacts (`e12 "15"`). */
 function cellItems(cell: string, role: string, depth: number): RawItem[] {
-  const reacting = new RegExp(`^((?:f\\d+)?e\\d+) (${JSON_STRING})$`).exec(cell);
-  if (reacting) return [{ ref: reacting[1], role, name: parseJson(reacting[2]!), text: '', states: [], depth }];
+  // A reacting cell may say its state after its label: `e12 "15" selected`, `e29 "Price" sorted descending`.
+  const reacting = new RegExp(`^((?:f\\d+)?e\\d+) (${JSON_STRING})((?: (?:${CELL_STATES}))*)$`).exec(cell);
+  if (reacting) {
+    const states = reacting[3]!.trim() ? [...reacting[3]!.matchAll(new RegExp(CELL_STATES, 'g'))].map((m) => m[0]) : [];
+    return [{ ref: reacting[1], role, name: parseJson(reacting[2]!), text: '', states, depth }];
+  }
   // Where each control's line starts: a ref followed by a role word.
   const starts = [...cell.matchAll(/(?:^| )(?=(?:f\d+)?e\d+ [a-z])/g)].map((m) => m.index! + (m[0] ? 1 : 0));
   if (!starts.length) return [{ role, name: cell, text: '', states: [], depth }];
@@ -108,7 +114,7 @@ export function parseOurs(text: string, source: string, partial = false): View {
       continue;
     }
     const row = body.startsWith('|') || /^(?:f\d+)?e\d+ \| /.test(body) ? rowItems(body, depth, tableStarts) : undefined;
-    tableStarts = / \(\d+ cols?\):$/.test(body);
+    tableStarts = / \(\d+ cols?(?:, [^)]*)?\):$/.test(body);
     if (row) {
       raw.push(...row);
       continue;

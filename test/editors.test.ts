@@ -37,6 +37,9 @@ describe('editable surfaces', () => {
     // The body of a same-site frame, named by its frame's title, and of another site's frame.
     expect(snap).toMatch(/^\s*f\d+e\d+ textbox "Same-site editor" value="Kind regards" multiline$/m);
     expect(snap).toMatch(/^\s*f\d+e\d+ textbox value="Kind regards" multiline$/m);
+    // An empty one named by its placeholder; a frame's document in design mode.
+    expect(snap).toMatch(/^\s*(?:f\d+)?e\d+ textbox "Add a comment" multiline$/m);
+    expect(snap).toMatch(/^\s*f\d+e\d+ textbox "Design-mode notes" value="Plan" multiline$/m);
 
     const draft = refOf(snap, 'textbox', 'Draft');
     const typed = await call(env.browser, 'browser_type', { ref: draft, text: 'Thanks for the notes.', clear: false });

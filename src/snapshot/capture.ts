@@ -15,7 +15,7 @@ import { within } from '../within.js';
 import { chooseRegion, ownRoots, type RegionArgs, type RegionTallies } from './region.js';
 import { hideLoadingFrames, labelFrames, type LoadingFrame } from './loadingFrames.js';
 import { hideBlankFrames, showBlankFrames, type BlankFramesArgs } from './blankFrames.js';
-import { markEditables, releaseEditables } from './editables.js';
+import { editableKey, markEditables, releaseEditables, type EditableFacts } from './editables.js';
 import { labelHostControls, releaseHostLabels } from './hostLabels.js';
 
 export type { ElementFacts, Overlay, PageMetrics } from './facts.js';
@@ -137,7 +137,7 @@ function prepareCapture(arg: PrepareArgs, helpers: PrepareHelpers) {
     const region = arg.region ? helpers.chooseRegion(arg.region) : undefined;
     const roots = region?.roots;
     const pageFacts = helpers.collectPageFacts(arg.facts, roots);
-    const facts = { ...pageFacts, fields: editables.length ? [...pageFacts.fields, ...editables] : pageFacts.fields, marked: pageFacts.marked + editables.length + hostLabels };
+    const facts = { ...pageFacts, editables, marked: pageFacts.marked + editables.length + hostLabels };
     if (roots) (window as unknown as Record<symbol, unknown>)[Symbol.for(`${arg.facts.markersKey}.region`)] = helpers.ownRoots(roots, arg.ownerId);
     // The page-wide capture waits for a body: an SVG file has none (its root is captured instead), nor has a
     // document just begun (`unparsed`: captured once it is parsed) or one stopped before its first element.
@@ -193,16 +193,33 @@ function otherSiteFrames(page: Page, leftOut: Set<Frame>): Frame[] {
  * Marks the editing hosts of frames of other sites (editables.ts), each with a call of its own, all at once.
  * A frame that does not answer in time is captured unmarked: its editor shows as text, without a ref.
  */
-async function markFrameEditables(frames: Frame[]): Promise<Array<{ frame: Frame; entries: Array<[string, ElementFacts]> }>> {
+async function markFrameEditables(frames: Frame[]): Promise<Array<{ frame: Frame; offset?: { x: number; y: number }; entries: EditableFacts[] }>> {
   const marked = await Promise.all(
-    frames.map((frame) =>
-      within(evaluateInPage(frame, markEditables, { markersKey: EDITABLES_KEY, mark: true }), FRAME_MARK_TIMEOUT_MS).then(
-        (entries) => ({ frame, entries: entries ?? [] }),
-        () => undefined,
-      ),
-    ),
+    frames.map(async (frame) => {
+      try {
+        const entries = await within(evaluateInPage(frame, markEditables, { markersKey: EDITABLES_KEY, mark: true }), FRAME_MARK_TIMEOUT_MS);
+        // Where the frame sits is asked only of frames that hold an editor: rare, and two more round trips.
+        // A frame whose place cannot be told keeps its marks until released, but its facts match no line.
+        return entries?.length ? { frame, offset: await frameOffsetInPage(frame).catch(() => undefined), entries } : undefined;
+      } catch {
+        return undefined;
+      }
+    }),
   );
-  return marked.filter((m): m is { frame: Frame; entries: Array<[string, ElementFacts]> } => !!m?.entries?.length);
+  return marked.filter((m) => m !== undefined);
+}
+
+/** Where a frame's document sits in the page's coordinates: the boxes of the frame elements around it, added up. */
+async function frameOffsetInPage(frame: Frame): Promise<{ x: number; y: number }> {
+  const parent = frame.parentFrame();
+  if (!parent) return { x: 0, y: 0 };
+  const element = await frame.frameElement();
+  try {
+    const [own, outer] = await Promise.all([element.evaluate((el) => [(el as Element).getBoundingClientRect().x, (el as Element).getBoundingClientRect().y]), frameOffsetInPage(parent)]);
+    return { x: own[0]! + outer.x, y: own[1]! + outer.y };
+  } finally {
+    void element.dispose();
+  }
 }
 
 /** How long a frame of another site is given to mark its editors before the capture goes on without them. */
@@ -331,7 +348,11 @@ async function captureShown(
   }
   const nodes = (Array.isArray(tree) ? tree : [tree]) as AriaNode[];
   const fields = new Map(facts.fields);
-  for (const { entries } of frameEditables) for (const [key, value] of entries) if (!fields.has(key)) fields.set(key, value);
+  for (const [[x, y, width, height], value] of facts.editables) fields.set(editableKey(x, y, width, height), value);
+  for (const { offset, entries } of frameEditables) {
+    if (!offset) continue;
+    for (const [[x, y, width, height], value] of entries) fields.set(editableKey(x + offset.x, y + offset.y, width, height), value);
+  }
   let unreadFrames = false;
   if (hasIframeWithControls(nodes)) {
     // Boxes inside an iframe are relative to that frame, so its fields are matched in its own coordinates.

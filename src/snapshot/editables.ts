@@ -18,21 +18,28 @@ export interface EditablesArgs {
   mark: boolean;
 }
 
+/** An editing host's box (x, y, width, height: in the document the script ran in, frames' offsets added) and facts. */
+export type EditableFacts = [box: [number, number, number, number], facts: ElementFacts];
+
+/**
+ * The key of an editing host's facts: its box in the coordinates of the document the capture starts from, with
+ * the offsets of the frames around it added (as lines.ts places a frame's lines). Frames' own facts are keyed by
+ * boxes in their own coordinates, where two frames' bodies often share one; this key tells them apart.
+ */
+export function editableKey(x: number, y: number, width: number, height: number): string {
+  return `@${Math.round(x)},${Math.round(y)},${Math.round(width)},${Math.round(height)}`;
+}
+
 /** Runs in the page (and in a frame of another site). Self-contained so it survives serialisation. */
-export function markEditables({ markersKey, mark }: EditablesArgs): Array<[string, ElementFacts]> {
-  const facts: Array<[string, ElementFacts]> = [];
+export function markEditables({ markersKey, mark }: EditablesArgs): EditableFacts[] {
+  const facts: EditableFacts[] = [];
   const w = window as unknown as Record<symbol, Array<[Element, string]> | undefined>;
   const symbol = Symbol.for(markersKey);
   // Marks a late answer left behind (a capture that did not wait for this frame) go first: a role of ours must
   // not be taken for the page's own.
   for (const [el, attribute] of w[symbol] ?? []) el.removeAttribute(attribute);
   const markers: Array<[Element, string]> = [];
-  const keyOf = (el: Element) => {
-    const r = el.getBoundingClientRect();
-    if (r.width === 0 && r.height === 0) return undefined;
-    return `${Math.round(r.x)},${Math.round(r.y)},${Math.round(r.width)},${Math.round(r.height)}`;
-  };
-  const visit = (doc: Document) => {
+  const visit = (doc: Document, offsetX: number, offsetY: number) => {
     const hosts: HTMLElement[] = [];
     if (doc.body && (doc.designMode === 'on' || doc.body.isContentEditable)) hosts.push(doc.body);
     else {
@@ -42,12 +49,12 @@ export function markEditables({ markersKey, mark }: EditablesArgs): Array<[strin
       }
     }
     for (const host of hosts) {
-      const key = keyOf(host);
-      if (!key) continue;
+      const r = host.getBoundingClientRect();
+      if (r.width === 0 && r.height === 0) continue;
       // Single-line only when the page says so (a search box drawn as a contenteditable span).
       const multiline = host.getAttribute('aria-multiline') !== 'false';
       // innerText sets paragraphs apart by a blank line; one line break says as much in half the characters.
-      facts.push([key, { multiline, text: (host.innerText ?? '').replace(/\n{2,}/g, '\n').replace(/\n+$/, '') }]);
+      facts.push([[r.x + offsetX, r.y + offsetY, r.width, r.height], { multiline, text: (host.innerText ?? '').replace(/\n{2,}/g, '\n').replace(/\n+$/, '') }]);
       const role = host.getAttribute('role');
       if (!mark || (role && role !== 'textbox')) continue;
       if (!role) {
@@ -69,10 +76,11 @@ export function markEditables({ markersKey, mark }: EditablesArgs): Array<[strin
       } catch {
         inner = null; // another site's: marked by a call of its own
       }
-      if (inner) visit(inner);
+      const r = frame.getBoundingClientRect();
+      if (inner) visit(inner, offsetX + r.x, offsetY + r.y);
     }
   };
-  visit(document);
+  visit(document, 0, 0);
   if (markers.length) w[symbol] = markers;
   else delete w[symbol];
   return facts;

@@ -15,7 +15,7 @@ import { within } from '../within.js';
 import { chooseRegion, ownRoots, type RegionArgs, type RegionTallies } from './region.js';
 import { hideLoadingFrames, labelFrames, type LoadingFrame } from './loadingFrames.js';
 import { hideBlankFrames, showBlankFrames, type BlankFramesArgs } from './blankFrames.js';
-import { editableKey, markEditables, releaseEditables, type EditableFacts } from './editables.js';
+import { editableKey, markEditables, markFrameEditables, otherSiteFrames, releaseEditables } from './editables.js';
 import { labelHostControls, releaseHostLabels } from './hostLabels.js';
 
 export type { ElementFacts, Overlay, PageMetrics } from './facts.js';
@@ -171,60 +171,6 @@ async function frameFields(frame: Frame, secretSelector: string): Promise<PageFa
   }
 }
 
-/** The frames the page's own script cannot reach into: those of another origin than the frame around them. */
-function otherSiteFrames(page: Page, leftOut: Set<Frame>): Frame[] {
-  const origin = (frame: Frame) => {
-    try {
-      const url = new URL(frame.url());
-      return url.origin === 'null' ? undefined : url.origin; // about:blank and srcdoc frames belong to their parent
-    } catch {
-      return undefined;
-    }
-  };
-  return page.frames().filter((frame) => {
-    const parent = frame.parentFrame();
-    if (!parent || leftOut.has(frame) || frame.isDetached()) return false;
-    const own = origin(frame);
-    return own !== undefined && own !== origin(parent);
-  });
-}
-
-/**
- * Marks the editing hosts of frames of other sites (editables.ts), each with a call of its own, all at once.
- * A frame that does not answer in time is captured unmarked: its editor shows as text, without a ref.
- */
-async function markFrameEditables(frames: Frame[]): Promise<Array<{ frame: Frame; offset?: { x: number; y: number }; entries: EditableFacts[] }>> {
-  const marked = await Promise.all(
-    frames.map(async (frame) => {
-      try {
-        const entries = await within(evaluateInPage(frame, markEditables, { markersKey: EDITABLES_KEY, mark: true }), FRAME_MARK_TIMEOUT_MS);
-        // Where the frame sits is asked only of frames that hold an editor: rare, and two more round trips.
-        // A frame whose place cannot be told keeps its marks until released, but its facts match no line.
-        return entries?.length ? { frame, offset: await frameOffsetInPage(frame).catch(() => undefined), entries } : undefined;
-      } catch {
-        return undefined;
-      }
-    }),
-  );
-  return marked.filter((m) => m !== undefined);
-}
-
-/** Where a frame's document sits in the page's coordinates: the boxes of the frame elements around it, added up. */
-async function frameOffsetInPage(frame: Frame): Promise<{ x: number; y: number }> {
-  const parent = frame.parentFrame();
-  if (!parent) return { x: 0, y: 0 };
-  const element = await frame.frameElement();
-  try {
-    const [own, outer] = await Promise.all([element.evaluate((el) => [(el as Element).getBoundingClientRect().x, (el as Element).getBoundingClientRect().y]), frameOffsetInPage(parent)]);
-    return { x: own[0]! + outer.x, y: own[1]! + outer.y };
-  } finally {
-    void element.dispose();
-  }
-}
-
-/** How long a frame of another site is given to mark its editors before the capture goes on without them. */
-const FRAME_MARK_TIMEOUT_MS = 300;
-
 /** How long a frame's facts are waited for; its controls keep their refs without them, their values are masked. */
 const FRAME_FACTS_TIMEOUT_MS = 2_000;
 
@@ -309,7 +255,7 @@ async function captureShown(
   // doing the steps in turn costs only round trips.
   // Frames of other sites run in processes of their own: their editors are marked while the page's facts are read.
   const otherSites = otherSiteFrames(page, leftOut);
-  const marking = otherSites.length ? stage('snapshot: editables in frames of other sites', () => markFrameEditables(otherSites)) : undefined;
+  const marking = otherSites.length ? stage('snapshot: editables in frames of other sites', () => markFrameEditables(otherSites, EDITABLES_KEY)) : undefined;
   const facts = await stage('snapshot: region and facts (in page)', () =>
     evaluateInPage(
       page,

@@ -7,8 +7,11 @@
  * read the way it shows, with its line breaks. `releaseEditables` takes the marks out again.
  *
  * The main document's script also reaches the documents of its same-site frames; a frame of another site is
- * marked by a call of its own (capture.ts).
+ * marked by a call of its own (`markFrameEditables`), beside the page's facts.
  */
+import type { Frame, Page } from 'playwright-core';
+import { evaluateInPage } from '../inPage.js';
+import { within } from '../within.js';
 import type { ElementFacts } from './facts.js';
 
 export interface EditablesArgs {
@@ -93,3 +96,57 @@ export function releaseEditables(markersKey: string): void {
   for (const [el, attribute] of w[symbol] ?? []) el.removeAttribute(attribute);
   delete w[symbol];
 }
+
+/** The frames the page's own script cannot reach into: those of another origin than the frame around them. */
+export function otherSiteFrames(page: Page, leftOut: Set<Frame>): Frame[] {
+  const origin = (frame: Frame) => {
+    try {
+      const url = new URL(frame.url());
+      return url.origin === 'null' ? undefined : url.origin; // about:blank and srcdoc frames belong to their parent
+    } catch {
+      return undefined;
+    }
+  };
+  return page.frames().filter((frame) => {
+    const parent = frame.parentFrame();
+    if (!parent || leftOut.has(frame) || frame.isDetached()) return false;
+    const own = origin(frame);
+    return own !== undefined && own !== origin(parent);
+  });
+}
+
+/**
+ * Marks the editing hosts of frames of other sites (editables.ts), each with a call of its own, all at once.
+ * A frame that does not answer in time is captured unmarked: its editor shows as text, without a ref.
+ */
+export async function markFrameEditables(frames: Frame[], markersKey: string): Promise<Array<{ frame: Frame; offset?: { x: number; y: number }; entries: EditableFacts[] }>> {
+  const marked = await Promise.all(
+    frames.map(async (frame) => {
+      try {
+        const entries = await within(evaluateInPage(frame, markEditables, { markersKey, mark: true }), FRAME_MARK_TIMEOUT_MS);
+        // Where the frame sits is asked only of frames that hold an editor: rare, and two more round trips.
+        // A frame whose place cannot be told keeps its marks until released, but its facts match no line.
+        return entries?.length ? { frame, offset: await frameOffsetInPage(frame).catch(() => undefined), entries } : undefined;
+      } catch {
+        return undefined;
+      }
+    }),
+  );
+  return marked.filter((m) => m !== undefined);
+}
+
+/** Where a frame's document sits in the page's coordinates: the boxes of the frame elements around it, added up. */
+async function frameOffsetInPage(frame: Frame): Promise<{ x: number; y: number }> {
+  const parent = frame.parentFrame();
+  if (!parent) return { x: 0, y: 0 };
+  const element = await frame.frameElement();
+  try {
+    const [own, outer] = await Promise.all([element.evaluate((el) => [(el as Element).getBoundingClientRect().x, (el as Element).getBoundingClientRect().y]), frameOffsetInPage(parent)]);
+    return { x: own[0]! + outer.x, y: own[1]! + outer.y };
+  } finally {
+    void element.dispose();
+  }
+}
+
+/** How long a frame of another site is given to mark its editors before the capture goes on without them. */
+const FRAME_MARK_TIMEOUT_MS = 300;

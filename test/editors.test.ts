@@ -58,7 +58,8 @@ describe('editable surfaces', () => {
     expect(snap).toMatch(/textbox "Post body" multiline/);
 
     const typed = await call(env.browser, 'browser_type', { ref: body, text: 'Hello brave world\nSecond line' });
-    expect(typed.ok, JSON.stringify(typed)).toBe(true);
+    expect(typed).toMatchObject({ ok: true, fieldValue: 'Hello brave world\nSecond line' });
+    expect(typed.notices ?? []).toEqual([]);
     expect(await evaluate('quill.getText()')).toBe('Hello brave world\nSecond line\n');
 
     const selected = await call(env.browser, 'browser_select_text', { ref: body, text: 'brave' });

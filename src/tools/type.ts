@@ -20,7 +20,9 @@ async function readField(locator: Locator, secretSelector: string): Promise<{ va
     if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement) {
       return { value: el.value, password: masked };
     }
-    return { value: (el as HTMLElement).innerText ?? el.textContent ?? '', password: masked };
+    // An editor's text as the snapshot shows it: paragraphs one line apart.
+    const text = (el as HTMLElement).innerText ?? el.textContent ?? '';
+    return { value: text.replace(/\n{2,}/g, '\n').replace(/\n+$/, ''), password: masked };
   }, secretSelector);
 }
 

@@ -99,19 +99,21 @@ export function releaseEditables(markersKey: string): void {
 
 /** The frames the page's own script cannot reach into: those of another origin than the frame around them. */
 export function otherSiteFrames(page: Page, leftOut: Set<Frame>): Frame[] {
-  const origin = (frame: Frame) => {
+  const origin = (frame: Frame | null): string | undefined => {
+    if (!frame) return undefined;
     try {
       const url = new URL(frame.url());
-      return url.origin === 'null' ? undefined : url.origin; // about:blank and srcdoc frames belong to their parent
+      // about:blank and srcdoc frames belong to their parent; a data: frame to no one.
+      if (url.protocol === 'about:') return origin(frame.parentFrame());
+      return url.origin === 'null' ? url.href : url.origin;
     } catch {
-      return undefined;
+      return origin(frame.parentFrame());
     }
   };
   return page.frames().filter((frame) => {
     const parent = frame.parentFrame();
     if (!parent || leftOut.has(frame) || frame.isDetached()) return false;
-    const own = origin(frame);
-    return own !== undefined && own !== origin(parent);
+    return origin(frame) !== origin(parent);
   });
 }
 
@@ -148,5 +150,9 @@ async function frameOffsetInPage(frame: Frame): Promise<{ x: number; y: number }
   }
 }
 
-/** How long a frame of another site is given to mark its editors before the capture goes on without them. */
-const FRAME_MARK_TIMEOUT_MS = 300;
+/**
+ * How long a frame of another site is given to mark its editors before the capture goes on without them. The
+ * calls run beside the page's facts, so a frame that answers at all answers well within it; one that does not
+ * (a script holding its thread) would hold the capture up as long.
+ */
+const FRAME_MARK_TIMEOUT_MS = 150;

@@ -3,17 +3,19 @@ import { call, useServerAndBrowser } from './helpers/toolset.js';
 
 const env = useServerAndBrowser({ allowEvaluate: true });
 
-/** The page once its components have rendered (Ionic and Shoelace define their elements after load). */
+/** The page once its components have rendered (Ionic and Shoelace define and draw their elements after load). */
 async function openComponents(): Promise<string> {
   const result = await call(env.browser, 'browser_navigate', { url: env.server.url('/fixtures/widgets/web-components.html') });
   expect(result.ok, JSON.stringify(result)).toBe(true);
-  await call(env.browser, 'browser_wait', { text: 'Insure the parcel' });
-  let snap = '';
-  for (let i = 0; i < 20 && !/checkbox "Insure the parcel"/.test(snap); i++) {
-    if (i) await call(env.browser, 'browser_wait', { seconds: 0.25 });
-    snap = (await call(env.browser, 'browser_snapshot', {})).snapshot;
-  }
-  return snap;
+  const ready = await call(env.browser, 'browser_evaluate', {
+    script: `await Promise.all([...document.querySelectorAll('*')].filter((el) => el.localName.includes('-')).map(async (el) => {
+      await customElements.whenDefined(el.localName);
+      await (el.componentOnReady?.() ?? el.updateComplete);
+    }));
+    return true`,
+  });
+  expect(ready.ok, JSON.stringify(ready)).toBe(true);
+  return (await call(env.browser, 'browser_snapshot', {})).snapshot;
 }
 
 /** The ref of a control's line, also where it follows its wrapper's ref (`e5 clickable > e6 switch "Gift wrap"`). */

@@ -243,10 +243,10 @@ export function collectPageFacts({ secretSelector, listenersKey, markersKey, mar
       if ((el.closest('label') as HTMLLabelElement | null)?.control) continue;
       const empty = !hasText(el);
       const named = el.getAttribute('aria-label') || el.getAttribute('aria-labelledby') || el.getAttribute('title');
+      // A web component's host gets no mark: it draws its own content, and some copy ARIA attributes from the
+      // host into it as they start up (Ionic: role and aria-label), where ours would stay.
+      if (el.shadowRoot || (el.localName.includes('-') && customElements.get(el.localName))) continue;
       if (empty && !named && !el.querySelector('img[alt]:not([alt=""])') && !holdsControl(el)) {
-        // A component's host is not given one: it draws its own content, and some copy ARIA attributes from
-        // the host into it as they start up (Ionic), where the guess would stay.
-        if (el.tagName.includes('-')) continue;
         labels.set(el, iconHint(el) || el.tagName.toLowerCase());
       } else if (!empty && el.childNodes.length === 1 && el.firstChild!.nodeType === Node.TEXT_NODE && getComputedStyle(el).display === 'inline') {
         const marker = document.createComment('');

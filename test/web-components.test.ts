@@ -49,6 +49,8 @@ describe('controls inside web components', () => {
       expect(snap, `${role} "${name}"`).toMatch(new RegExp(`(?:f\\d+)?e\\d+ ${role} "${name}"`));
     }
     expect(snap).not.toMatch(/ion[ -](tg|cb|input)[ -]\d/);
+    expect(snap).not.toMatch(/sl btn 3/);
+    expect(snap).toMatch(/^(?:f\d+)?e\d+ button$/m);
     expect(snap).not.toMatch(/icon="item native"/);
   });
 

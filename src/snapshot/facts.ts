@@ -211,7 +211,9 @@ export function collectPageFacts({ secretSelector, listenersKey, markersKey, mar
         if (hint) break;
       }
     }
-    if (!hint) hint = el.getAttribute('data-testid') || el.getAttribute('data-icon') || el.getAttribute('name') || el.id || '';
+    // An id or name with a number in it is a script's counter ("ion-tg-0-lbl", ":r3:"), which tells a person nothing.
+    const chosen = (value: string | null) => (value && !/\d/.test(value) ? value : '');
+    if (!hint) hint = el.getAttribute('data-testid') || el.getAttribute('data-icon') || chosen(el.getAttribute('name')) || chosen(el.id) || '';
     // A script-made control with nothing else to go by (a slider handle): its own class name.
     if (!hint && !el.matches('a, button, [role]')) hint = [...el.classList].find((token) => !STYLE_CLASS.test(token)) ?? '';
     return hint ? cleanHint(hint) : '';

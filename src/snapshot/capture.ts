@@ -250,12 +250,12 @@ async function captureShown(
   hidden: Promise<unknown> | undefined,
   watchLeaving: boolean,
 ): Promise<{ capture: Capture; moved: boolean }> {
-  // Facts first: the script also prepares elements Playwright would otherwise give no node (facts.ts), and
-  // for a viewport capture chooses the subtrees to take. Everything runs on the page's one main thread, so
-  // doing the steps in turn costs only round trips.
   // Frames of other sites run in processes of their own: their editors are marked while the page's facts are read.
   const otherSites = otherSiteFrames(page, leftOut);
   const marking = otherSites.length ? stage('snapshot: editables in frames of other sites', () => markFrameEditables(otherSites, EDITABLES_KEY)) : undefined;
+  // Facts first: the script also prepares elements Playwright would otherwise give no node (facts.ts), and
+  // for a viewport capture chooses the subtrees to take. Everything runs on the page's one main thread, so
+  // doing the steps in turn costs only round trips.
   const facts = await stage('snapshot: region and facts (in page)', () =>
     evaluateInPage(
       page,

@@ -51,7 +51,7 @@ describe('editable surfaces', () => {
     expect(replaced.changes).toContain('textbox value="Best wishes\\nAda" multiline');
   });
 
-  it('types into Quill, selects a word and bolds it with the toolbar button', async () => {
+  it('types into Quill, selects a word and bolds it, and makes its line a heading, with the toolbar', async () => {
     await open('/fixtures/widgets/quill.html');
     const snap = await snapshotWith(/textbox "Post body"/);
     const body = refOf(snap, 'textbox', 'Post body');
@@ -70,6 +70,15 @@ describe('editable surfaces', () => {
     const ops = await evaluate('quill.getContents().ops');
     expect(ops).toContainEqual({ insert: 'brave', attributes: { bold: true } });
     expect(ops.filter((op: any) => op.attributes?.bold).map((op: any) => op.insert)).toEqual(['brave']);
+
+    // A heading for the line holding a selected word, from the toolbar's picker, as a person sets one.
+    expect(await call(env.browser, 'browser_select_text', { ref: body, text: 'Second' })).toMatchObject({ ok: true, selected: 'Second' });
+    const picker = await call(env.browser, 'browser_click', { ref: refOf(snap, 'button', 'Normal') });
+    const heading = /\+ ((?:f\d+)?e\d+) button "Heading 1"/.exec(picker.changes ?? '');
+    expect(heading, picker.changes).not.toBeNull();
+    expect((await call(env.browser, 'browser_click', { ref: heading![1]! })).ok).toBe(true);
+    expect(await evaluate('quill.getContents().ops')).toContainEqual({ insert: '\n', attributes: { header: 1 } });
+    expect(await evaluate('quill.getSemanticHTML()')).toMatch(/<h1>Second(&nbsp;| )line<\/h1>/);
 
     // Appending goes at the end, and the snapshot shows the editor's text by lines.
     await call(env.browser, 'browser_type', { ref: body, text: '!', clear: false });

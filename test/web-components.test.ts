@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { call, useServerAndBrowser } from './helpers/toolset.js';
 
-const env = useServerAndBrowser({ allowEvaluate: true });
+// The components' modules are many small files: more time than the default for a machine under load.
+const env = useServerAndBrowser({ allowEvaluate: true, timeout: 10_000, navigationTimeout: 20_000 });
 
 /** The page once its components have rendered (Ionic and Shoelace define and draw their elements after load). */
 async function openComponents(): Promise<string> {

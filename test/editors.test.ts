@@ -37,6 +37,9 @@ describe('editable surfaces', () => {
     // The body of a same-site frame, named by its frame's title, and of another site's frame.
     expect(snap).toMatch(/^\s*f\d+e\d+ textbox "Same-site editor" value="Kind regards" multiline$/m);
     expect(snap).toMatch(/^\s*f\d+e\d+ textbox value="Kind regards" multiline$/m);
+    // An empty one named by its placeholder; a frame's document in design mode.
+    expect(snap).toMatch(/^\s*(?:f\d+)?e\d+ textbox "Add a comment" multiline$/m);
+    expect(snap).toMatch(/^\s*f\d+e\d+ textbox "Design-mode notes" value="Plan" multiline$/m);
 
     const draft = refOf(snap, 'textbox', 'Draft');
     const typed = await call(env.browser, 'browser_type', { ref: draft, text: 'Thanks for the notes.', clear: false });
@@ -48,14 +51,15 @@ describe('editable surfaces', () => {
     expect(replaced.changes).toContain('textbox value="Best wishes\\nAda" multiline');
   });
 
-  it('types into Quill, selects a word and bolds it with the toolbar button', async () => {
+  it('types into Quill, selects a word and bolds it, and makes its line a heading, with the toolbar', async () => {
     await open('/fixtures/widgets/quill.html');
     const snap = await snapshotWith(/textbox "Post body"/);
     const body = refOf(snap, 'textbox', 'Post body');
     expect(snap).toMatch(/textbox "Post body" multiline/);
 
     const typed = await call(env.browser, 'browser_type', { ref: body, text: 'Hello brave world\nSecond line' });
-    expect(typed.ok, JSON.stringify(typed)).toBe(true);
+    expect(typed).toMatchObject({ ok: true, fieldValue: 'Hello brave world\nSecond line' });
+    expect(typed.notices ?? []).toEqual([]);
     expect(await evaluate('quill.getText()')).toBe('Hello brave world\nSecond line\n');
 
     const selected = await call(env.browser, 'browser_select_text', { ref: body, text: 'brave' });
@@ -66,6 +70,15 @@ describe('editable surfaces', () => {
     const ops = await evaluate('quill.getContents().ops');
     expect(ops).toContainEqual({ insert: 'brave', attributes: { bold: true } });
     expect(ops.filter((op: any) => op.attributes?.bold).map((op: any) => op.insert)).toEqual(['brave']);
+
+    // A heading for the line holding a selected word, from the toolbar's picker, as a person sets one.
+    expect(await call(env.browser, 'browser_select_text', { ref: body, text: 'Second' })).toMatchObject({ ok: true, selected: 'Second' });
+    const picker = await call(env.browser, 'browser_click', { ref: refOf(snap, 'button', 'Normal') });
+    const heading = /\+ ((?:f\d+)?e\d+) button "Heading 1"/.exec(picker.changes ?? '');
+    expect(heading, picker.changes).not.toBeNull();
+    expect((await call(env.browser, 'browser_click', { ref: heading![1]! })).ok).toBe(true);
+    expect(await evaluate('quill.getContents().ops')).toContainEqual({ insert: '\n', attributes: { header: 1 } });
+    expect(await evaluate('quill.getSemanticHTML()')).toMatch(/<h1>Second(&nbsp;| )line<\/h1>/);
 
     // Appending goes at the end, and the snapshot shows the editor's text by lines.
     await call(env.browser, 'browser_type', { ref: body, text: '!', clear: false });

@@ -15,7 +15,7 @@ import { within } from '../within.js';
 import { chooseRegion, ownRoots, type RegionArgs, type RegionTallies } from './region.js';
 import { hideLoadingFrames, labelFrames, type LoadingFrame } from './loadingFrames.js';
 import { hideBlankFrames, showBlankFrames, type BlankFramesArgs } from './blankFrames.js';
-import { markEditables, releaseEditables } from './editables.js';
+import { editableKey, markEditables, markFrameEditables, otherSiteFrames, releaseEditables } from './editables.js';
 import { labelHostControls, releaseHostLabels } from './hostLabels.js';
 
 export type { ElementFacts, Overlay, PageMetrics } from './facts.js';
@@ -137,7 +137,7 @@ function prepareCapture(arg: PrepareArgs, helpers: PrepareHelpers) {
     const region = arg.region ? helpers.chooseRegion(arg.region) : undefined;
     const roots = region?.roots;
     const pageFacts = helpers.collectPageFacts(arg.facts, roots);
-    const facts = { ...pageFacts, fields: editables.length ? [...pageFacts.fields, ...editables] : pageFacts.fields, marked: pageFacts.marked + editables.length + hostLabels };
+    const facts = { ...pageFacts, editables, marked: pageFacts.marked + editables.length + hostLabels };
     if (roots) (window as unknown as Record<symbol, unknown>)[Symbol.for(`${arg.facts.markersKey}.region`)] = helpers.ownRoots(roots, arg.ownerId);
     // The page-wide capture waits for a body: an SVG file has none (its root is captured instead), nor has a
     // document just begun (`unparsed`: captured once it is parsed) or one stopped before its first element.
@@ -170,43 +170,6 @@ async function frameFields(frame: Frame, secretSelector: string): Promise<PageFa
     return frame.isDetached() ? [] : undefined; // a frame that detached mid-capture has nothing to add
   }
 }
-
-/** The frames the page's own script cannot reach into: those of another origin than the frame around them. */
-function otherSiteFrames(page: Page, leftOut: Set<Frame>): Frame[] {
-  const origin = (frame: Frame) => {
-    try {
-      const url = new URL(frame.url());
-      return url.origin === 'null' ? undefined : url.origin; // about:blank and srcdoc frames belong to their parent
-    } catch {
-      return undefined;
-    }
-  };
-  return page.frames().filter((frame) => {
-    const parent = frame.parentFrame();
-    if (!parent || leftOut.has(frame) || frame.isDetached()) return false;
-    const own = origin(frame);
-    return own !== undefined && own !== origin(parent);
-  });
-}
-
-/**
- * Marks the editing hosts of frames of other sites (editables.ts), each with a call of its own, all at once.
- * A frame that does not answer in time is captured unmarked: its editor shows as text, without a ref.
- */
-async function markFrameEditables(frames: Frame[]): Promise<Array<{ frame: Frame; entries: Array<[string, ElementFacts]> }>> {
-  const marked = await Promise.all(
-    frames.map((frame) =>
-      within(evaluateInPage(frame, markEditables, { markersKey: EDITABLES_KEY, mark: true }), FRAME_MARK_TIMEOUT_MS).then(
-        (entries) => ({ frame, entries: entries ?? [] }),
-        () => undefined,
-      ),
-    ),
-  );
-  return marked.filter((m): m is { frame: Frame; entries: Array<[string, ElementFacts]> } => !!m?.entries?.length);
-}
-
-/** How long a frame of another site is given to mark its editors before the capture goes on without them. */
-const FRAME_MARK_TIMEOUT_MS = 300;
 
 /** How long a frame's facts are waited for; its controls keep their refs without them, their values are masked. */
 const FRAME_FACTS_TIMEOUT_MS = 2_000;
@@ -287,12 +250,12 @@ async function captureShown(
   hidden: Promise<unknown> | undefined,
   watchLeaving: boolean,
 ): Promise<{ capture: Capture; moved: boolean }> {
+  // Frames of other sites run in processes of their own: their editors are marked while the page's facts are read.
+  const otherSites = otherSiteFrames(page, leftOut);
+  const marking = otherSites.length ? stage('snapshot: editables in frames of other sites', () => markFrameEditables(otherSites, EDITABLES_KEY)) : undefined;
   // Facts first: the script also prepares elements Playwright would otherwise give no node (facts.ts), and
   // for a viewport capture chooses the subtrees to take. Everything runs on the page's one main thread, so
   // doing the steps in turn costs only round trips.
-  // Frames of other sites run in processes of their own: their editors are marked while the page's facts are read.
-  const otherSites = otherSiteFrames(page, leftOut);
-  const marking = otherSites.length ? stage('snapshot: editables in frames of other sites', () => markFrameEditables(otherSites)) : undefined;
   const facts = await stage('snapshot: region and facts (in page)', () =>
     evaluateInPage(
       page,
@@ -331,7 +294,11 @@ async function captureShown(
   }
   const nodes = (Array.isArray(tree) ? tree : [tree]) as AriaNode[];
   const fields = new Map(facts.fields);
-  for (const { entries } of frameEditables) for (const [key, value] of entries) if (!fields.has(key)) fields.set(key, value);
+  for (const [[x, y, width, height], value] of facts.editables) fields.set(editableKey(x, y, width, height), value);
+  for (const { offset, entries } of frameEditables) {
+    if (!offset) continue;
+    for (const [[x, y, width, height], value] of entries) fields.set(editableKey(x + offset.x, y + offset.y, width, height), value);
+  }
   let unreadFrames = false;
   if (hasIframeWithControls(nodes)) {
     // Boxes inside an iframe are relative to that frame, so its fields are matched in its own coordinates.

@@ -3,6 +3,7 @@
  * states and link target.
  */
 import { boxKey, type AriaNode, type ElementFacts } from './capture.js';
+import { editableKey } from './editables.js';
 import { collectText, quote, shownWhole, truncate } from './text.js';
 import type { WalkContext } from './lines.js';
 
@@ -12,6 +13,11 @@ const URL_NAME_LIMIT = 45;
 
 export function factsOf(node: AriaNode, ctx: WalkContext): ElementFacts | undefined {
   return node.box ? ctx.fields.get(boxKey(node.box)) : undefined;
+}
+
+/** An editing host's facts (editables.ts), keyed by its box in the page's coordinates: frames' bodies often share their own. */
+function editableFacts(node: AriaNode, ctx: WalkContext): ElementFacts | undefined {
+  return node.box && node.role === 'textbox' ? ctx.fields.get(editableKey(node.box.x + ctx.offsetX, node.box.y + ctx.offsetY, node.box.width, node.box.height)) : undefined;
 }
 
 /** A link target, cut at URL_LIMIT except in a `ref` snapshot (no text limit there): that is where it is read whole. */
@@ -127,7 +133,8 @@ export function states(node: AriaNode, facts: ElementFacts | undefined, ctx: Wal
 }
 
 export function controlLine(node: AriaNode, ctx: WalkContext): string {
-  const facts = factsOf(node, ctx);
+  const editable = editableFacts(node, ctx);
+  const facts = editable ? { ...factsOf(node, ctx), ...editable } : factsOf(node, ctx);
   let name = node.name ?? '';
   let value: string | undefined;
   if (VALUE_ROLES.has(node.role)) {

@@ -7,8 +7,11 @@
  * read the way it shows, with its line breaks. `releaseEditables` takes the marks out again.
  *
  * The main document's script also reaches the documents of its same-site frames; a frame of another site is
- * marked by a call of its own (capture.ts).
+ * marked by a call of its own (`markFrameEditables`), beside the page's facts.
  */
+import type { Frame, Page } from 'playwright-core';
+import { evaluateInPage } from '../inPage.js';
+import { within } from '../within.js';
 import type { ElementFacts } from './facts.js';
 
 export interface EditablesArgs {
@@ -18,21 +21,28 @@ export interface EditablesArgs {
   mark: boolean;
 }
 
+/** An editing host's box (x, y, width, height: in the document the script ran in, frames' offsets added) and facts. */
+export type EditableFacts = [box: [number, number, number, number], facts: ElementFacts];
+
+/**
+ * The key of an editing host's facts: its box in the coordinates of the document the capture starts from, with
+ * the offsets of the frames around it added (as lines.ts places a frame's lines). Frames' own facts are keyed by
+ * boxes in their own coordinates, where two frames' bodies often share one; this key tells them apart.
+ */
+export function editableKey(x: number, y: number, width: number, height: number): string {
+  return `@${Math.round(x)},${Math.round(y)},${Math.round(width)},${Math.round(height)}`;
+}
+
 /** Runs in the page (and in a frame of another site). Self-contained so it survives serialisation. */
-export function markEditables({ markersKey, mark }: EditablesArgs): Array<[string, ElementFacts]> {
-  const facts: Array<[string, ElementFacts]> = [];
+export function markEditables({ markersKey, mark }: EditablesArgs): EditableFacts[] {
+  const facts: EditableFacts[] = [];
   const w = window as unknown as Record<symbol, Array<[Element, string]> | undefined>;
   const symbol = Symbol.for(markersKey);
   // Marks a late answer left behind (a capture that did not wait for this frame) go first: a role of ours must
   // not be taken for the page's own.
   for (const [el, attribute] of w[symbol] ?? []) el.removeAttribute(attribute);
   const markers: Array<[Element, string]> = [];
-  const keyOf = (el: Element) => {
-    const r = el.getBoundingClientRect();
-    if (r.width === 0 && r.height === 0) return undefined;
-    return `${Math.round(r.x)},${Math.round(r.y)},${Math.round(r.width)},${Math.round(r.height)}`;
-  };
-  const visit = (doc: Document) => {
+  const visit = (doc: Document, offsetX: number, offsetY: number) => {
     const hosts: HTMLElement[] = [];
     if (doc.body && (doc.designMode === 'on' || doc.body.isContentEditable)) hosts.push(doc.body);
     else {
@@ -42,12 +52,12 @@ export function markEditables({ markersKey, mark }: EditablesArgs): Array<[strin
       }
     }
     for (const host of hosts) {
-      const key = keyOf(host);
-      if (!key) continue;
+      const r = host.getBoundingClientRect();
+      if (r.width === 0 && r.height === 0) continue;
       // Single-line only when the page says so (a search box drawn as a contenteditable span).
       const multiline = host.getAttribute('aria-multiline') !== 'false';
       // innerText sets paragraphs apart by a blank line; one line break says as much in half the characters.
-      facts.push([key, { multiline, text: (host.innerText ?? '').replace(/\n{2,}/g, '\n').replace(/\n+$/, '') }]);
+      facts.push([[r.x + offsetX, r.y + offsetY, r.width, r.height], { multiline, text: (host.innerText ?? '').replace(/\n{2,}/g, '\n').replace(/\n+$/, '') }]);
       const role = host.getAttribute('role');
       if (!mark || (role && role !== 'textbox')) continue;
       if (!role) {
@@ -69,10 +79,11 @@ export function markEditables({ markersKey, mark }: EditablesArgs): Array<[strin
       } catch {
         inner = null; // another site's: marked by a call of its own
       }
-      if (inner) visit(inner);
+      const r = frame.getBoundingClientRect();
+      if (inner) visit(inner, offsetX + r.x, offsetY + r.y);
     }
   };
-  visit(document);
+  visit(document, 0, 0);
   if (markers.length) w[symbol] = markers;
   else delete w[symbol];
   return facts;
@@ -85,3 +96,63 @@ export function releaseEditables(markersKey: string): void {
   for (const [el, attribute] of w[symbol] ?? []) el.removeAttribute(attribute);
   delete w[symbol];
 }
+
+/** The frames the page's own script cannot reach into: those of another origin than the frame around them. */
+export function otherSiteFrames(page: Page, leftOut: Set<Frame>): Frame[] {
+  const origin = (frame: Frame | null): string | undefined => {
+    if (!frame) return undefined;
+    try {
+      const url = new URL(frame.url());
+      // about:blank and srcdoc frames belong to their parent; a data: frame to no one.
+      if (url.protocol === 'about:') return origin(frame.parentFrame());
+      return url.origin === 'null' ? url.href : url.origin;
+    } catch {
+      return origin(frame.parentFrame());
+    }
+  };
+  return page.frames().filter((frame) => {
+    const parent = frame.parentFrame();
+    if (!parent || leftOut.has(frame) || frame.isDetached()) return false;
+    return origin(frame) !== origin(parent);
+  });
+}
+
+/**
+ * Marks the editing hosts of frames of other sites (editables.ts), each with a call of its own, all at once.
+ * A frame that does not answer in time is captured unmarked: its editor shows as text, without a ref.
+ */
+export async function markFrameEditables(frames: Frame[], markersKey: string): Promise<Array<{ frame: Frame; offset?: { x: number; y: number }; entries: EditableFacts[] }>> {
+  const marked = await Promise.all(
+    frames.map(async (frame) => {
+      try {
+        const entries = await within(evaluateInPage(frame, markEditables, { markersKey, mark: true }), FRAME_MARK_TIMEOUT_MS);
+        // Where the frame sits is asked only of frames that hold an editor: rare, and two more round trips.
+        // A frame whose place cannot be told keeps its marks until released, but its facts match no line.
+        return entries?.length ? { frame, offset: await frameOffsetInPage(frame).catch(() => undefined), entries } : undefined;
+      } catch {
+        return undefined;
+      }
+    }),
+  );
+  return marked.filter((m) => m !== undefined);
+}
+
+/** Where a frame's document sits in the page's coordinates: the boxes of the frame elements around it, added up. */
+async function frameOffsetInPage(frame: Frame): Promise<{ x: number; y: number }> {
+  const parent = frame.parentFrame();
+  if (!parent) return { x: 0, y: 0 };
+  const element = await frame.frameElement();
+  try {
+    const [own, outer] = await Promise.all([element.evaluate((el) => [(el as Element).getBoundingClientRect().x, (el as Element).getBoundingClientRect().y]), frameOffsetInPage(parent)]);
+    return { x: own[0]! + outer.x, y: own[1]! + outer.y };
+  } finally {
+    void element.dispose();
+  }
+}
+
+/**
+ * How long a frame of another site is given to mark its editors before the capture goes on without them. The
+ * calls run beside the page's facts, so a frame that answers at all answers well within it; one that does not
+ * (a script holding its thread) would hold the capture up as long.
+ */
+const FRAME_MARK_TIMEOUT_MS = 150;

@@ -263,6 +263,8 @@ export function collectPageFacts({ secretSelector, listenersKey, markersKey, mar
     }
     if (!hint) hint = el.getAttribute('data-testid') || el.getAttribute('data-icon') || el.getAttribute('data-action') || el.getAttribute('name') || el.id || '';
     // A script-made control with nothing else to go by (a slider handle): its own class name.
+    // (An id or name with a number in it is a script's counter, "ion-tg-0-lbl" or ":r3:": nothing to go by either.)
+    if (/\d/.test(hint) && (hint === el.id || hint === el.getAttribute('name'))) hint = '';
     if (!hint && !el.matches('a, button, [role]')) hint = [...el.classList].find((token) => !STYLE_CLASS.test(token)) ?? '';
     return hint ? cleanHint(hint) : '';
   }
@@ -295,6 +297,9 @@ export function collectPageFacts({ secretSelector, listenersKey, markersKey, mar
       if ((el.closest('label') as HTMLLabelElement | null)?.control) continue;
       const empty = !hasText(el);
       const named = el.getAttribute('aria-label') || el.getAttribute('aria-labelledby') || el.getAttribute('title');
+      // A defined web component's host gets no mark at all, not even the role "group": some copy ARIA
+      // attributes, the role among them, from the host into it as they start up (Ionic).
+      if (el.shadowRoot || (el.localName.includes('-') && customElements.get(el.localName))) continue;
       if (empty && !named && !el.querySelector('img[alt]:not([alt=""])') && !holdsControl(el)) {
         // A component's host is not given one: it draws its own content, and some copy ARIA attributes from
         // the host into it as they start up (Ionic), where the guess would stay.

@@ -95,7 +95,7 @@ function selectInElement(el: Element, { text, occurrence }: { text: string; occu
 export const selectTextTool = defineBrowserTool({
   id: 'browser_select_text',
   description:
-    'Select a word or phrase inside a text field, an editable surface (a rich text editor) or any text by ref, as a person does by dragging over it. Then click the editor\'s formatting button (Bold, a heading, a link) to apply it to the selection, or press a key (Backspace deletes it; typing replaces it). Returns the selected text.',
+    'Select a word or phrase inside a text field or a rich text editor (a multiline textbox) by ref, as a person does by dragging over it. Then click the editor\'s formatting button (Bold, Italic, a heading, a link) to apply it to just that text, or press a key on it (Backspace deletes it). Returns the selected text.',
   input: z.object({
     ref: refSchema,
     text: z.string().min(1).describe('The words to select, as they read in the snapshot.'),

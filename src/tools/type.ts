@@ -20,7 +20,9 @@ async function readField(locator: Locator, secretSelector: string): Promise<{ va
     if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement) {
       return { value: el.value, password: masked };
     }
-    return { value: (el as HTMLElement).innerText ?? el.textContent ?? '', password: masked };
+    // An editor's text as the snapshot shows it: paragraphs one line apart.
+    const text = (el as HTMLElement).innerText ?? el.textContent ?? '';
+    return { value: text.replace(/\n{2,}/g, '\n').replace(/\n+$/, ''), password: masked };
   }, secretSelector);
 }
 
@@ -135,7 +137,7 @@ export const typeTool = defineBrowserTool({
       { checkValidation: !!submit },
     );
 
-    // An editor's text reads its paragraphs apart by blank lines: compared with its whitespace collapsed.
+    // An editor may keep a space as a no-break space, or a line as a paragraph: compared with whitespace collapsed.
     const flat = (value: string) => (editable ? value.replace(/\s+/g, ' ').trim() : value);
     if (!submit && flat(typed.value) !== flat(text) && replace) {
       call.notices.push(`The field holds ${typed.password ? 'a different value' : JSON.stringify(typed.value)} rather than the text sent: the page may limit or format what it accepts.`);

@@ -1,8 +1,21 @@
+import type { Locator } from 'playwright-core';
 import { z } from 'zod';
 import { ensureEnabled, ensureVisible } from './preflight.js';
 import { defineBrowserTool } from './defineTool.js';
 import { effectsShape, observeAction } from './observe.js';
 import { refSchema, resolveTarget } from './shared.js';
+
+/** How long a checkbox that did not change at once may take to show the state it was clicked into. */
+const SETTLE_MS = 1_000;
+
+async function settlesTo(locator: Locator, checked: boolean, ms: number): Promise<boolean> {
+  const until = Date.now() + ms;
+  do {
+    if ((await locator.isChecked().catch(() => !checked)) === checked) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  } while (Date.now() < until);
+  return false;
+}
 
 export const checkTool = defineBrowserTool({
   id: 'browser_check',
@@ -21,7 +34,14 @@ export const checkTool = defineBrowserTool({
     const target = await resolveTarget(call, ref, 'check');
     await ensureVisible(target.locator, target.label);
     await ensureEnabled(target.locator, target.label);
-    const effects = await observeAction(call, () => target.locator.setChecked(checked, { timeout: call.deadline.forStep() }));
+    const effects = await observeAction(call, async () => {
+      try {
+        await target.locator.setChecked(checked, { timeout: call.deadline.forStep() });
+      } catch (error) {
+        // A component (Ionic's toggle) takes the click and shows its new state a frame later; Playwright looks at once.
+        if (!/did not change its state/.test(String(error)) || !(await settlesTo(target.locator, checked, Math.min(SETTLE_MS, call.deadline.forStep())))) throw error;
+      }
+    });
     return { ref: target.ref, checked: await target.locator.isChecked().catch(() => checked), ...effects };
   },
 });

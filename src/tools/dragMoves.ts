@@ -1,0 +1,143 @@
+/**
+ * A drag made the way a person makes one, so that the libraries behind sortable lists and boards take it:
+ * press on the element, a few small moves to pass the library's start threshold, moves along the way, a hover
+ * over the target while the list rearranges itself, release. Playwright's mouse turns these into HTML5 drag
+ * events when the page starts a native drag, so one path serves both kinds of library.
+ */
+import type { Locator, Page } from 'playwright-core';
+import { sleep } from '../session/deadline.js';
+
+/** Which side of the target the dragged element should end up on, along the line the drag travels. */
+export type DropSide = 'before' | 'after';
+
+interface Point {
+  x: number;
+  y: number;
+}
+type Box = { x: number; y: number; width: number; height: number };
+type Axis = 'x' | 'y';
+
+/** Distances (px) of the first moves after the press: libraries start a drag only past a few pixels. */
+const START_MOVES = [2, 4, 7, 11];
+/** Longest step along the way: long enough to be quick, short enough that no item is jumped over unseen. */
+const STEP_PX = 16;
+/** A frame: libraries that follow the pointer in animation frames see each move. */
+const STEP_MS = 16;
+/** While hovering, how often the target is measured; also longer than the 50 ms some libraries poll the pointer at. */
+const HOVER_MS = 50;
+/** The longest hover waiting for a list's items to come to rest after they moved. */
+const HOVER_MAX_MS = 800;
+
+const center = (box: Box): Point => ({ x: box.x + box.width / 2, y: box.y + box.height / 2 });
+const length = (box: Box, axis: Axis) => (axis === 'x' ? box.width : box.height);
+const start = (box: Box, axis: Axis) => box[axis];
+const sameBox = (a: Box | null, b: Box | null) => !!a && !!b && a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
+
+/**
+ * The point `fraction` of the way along `axis` through the target, centred across it. Dropped in the first
+ * quarter an element goes before the target, in the last quarter after it (libraries that place by halves).
+ */
+function pointIn(box: Box, axis: Axis, fraction: number): Point {
+  const middle = center(box);
+  const along = start(box, axis) + length(box, axis) * fraction;
+  return axis === 'x' ? { x: along, y: middle.y } : { x: middle.x, y: along };
+}
+
+/** The side the dragged element takes when none is asked for: the target's place, as a person drops onto it. */
+export function defaultSide(from: Box, to: Box): { axis: Axis; side: DropSide } {
+  const a = center(from);
+  const b = center(to);
+  const axis: Axis = Math.abs(b.x - a.x) > Math.abs(b.y - a.y) ? 'x' : 'y';
+  return { axis, side: a[axis] <= b[axis] ? 'after' : 'before' };
+}
+
+export interface DragOptions {
+  side?: DropSide;
+  timeout: number;
+}
+
+/** Drags `source` onto `target` with the mouse; says where over the target it let go ("the lower part"). */
+export async function dragLikeAPerson(page: Page, source: Locator, target: Locator, options: DragOptions): Promise<string> {
+  const { timeout } = options;
+  await target.scrollIntoViewIfNeeded({ timeout });
+  // Hover first: Playwright's checks (visible, stable, not covered) before the button goes down.
+  await source.hover({ timeout });
+  const from = await boxOf(source, timeout);
+  let to = await boxOf(target, timeout);
+  const { axis, side: natural } = defaultSide(from, to);
+  const side = options.side ?? natural;
+  // Entering the target from its near end and finishing at its far end on the chosen side makes the last move
+  // go towards that side: swap-on-enter lists (SortableJS) and place-by-halves ones (dragula, jQuery UI, most
+  // HTML5 boards) then agree on where the element lands.
+  const [entry, exit] = side === 'after' ? [0.25, 0.75] : [0.75, 0.25];
+  const forward = side === 'after' ? 1 : -1;
+
+  let at = center(from);
+  await page.mouse.move(at.x, at.y);
+  await page.mouse.down();
+  try {
+    to = await inView(page, target, to, timeout);
+    at = await moveAlong(page, at, pointIn(to, axis, entry), START_MOVES);
+    to = await hover(page, target, at, axis, timeout);
+    // Lists that moved the element past the target already (it took the target's place on entering) leave the
+    // far end behind the pointer: moving back would undo it.
+    const aim = pointIn(to, axis, exit);
+    if ((aim[axis] - at[axis]) * forward > 0) {
+      at = await moveAlong(page, at, aim, []);
+      await hover(page, target, at, axis, timeout);
+    }
+  } finally {
+    await page.mouse.up();
+  }
+  const part = axis === 'y' ? (side === 'after' ? 'lower' : 'upper') : side === 'after' ? 'right' : 'left';
+  return `the ${part} part`;
+}
+
+async function boxOf(locator: Locator, timeout: number): Promise<Box> {
+  const box = await locator.boundingBox({ timeout });
+  if (!box) throw new Error('The element has no box on the page: it is hidden or was removed.');
+  return box;
+}
+
+/** Brings a target that is off screen into view while the button is held, as a person scrolls mid-drag. */
+async function inView(page: Page, target: Locator, box: Box, timeout: number): Promise<Box> {
+  const viewport = page.viewportSize() ?? (await page.evaluate(() => ({ width: innerWidth, height: innerHeight })));
+  const visible = box.y >= 0 && box.x >= 0 && box.y + box.height <= viewport.height && box.x + box.width <= viewport.width;
+  if (visible) return box;
+  await target.evaluate((el) => el.scrollIntoView({ block: 'nearest', inline: 'nearest' }));
+  return boxOf(target, timeout);
+}
+
+/** Moves from `at` to `to`: first by the small `first` distances, then in steps of at most STEP_PX. */
+async function moveAlong(page: Page, at: Point, to: Point, first: number[]): Promise<Point> {
+  const dx = to.x - at.x;
+  const dy = to.y - at.y;
+  const distance = Math.hypot(dx, dy);
+  const stops = first.filter((d) => d < distance);
+  const from = stops.at(-1) ?? 0;
+  const steps = Math.max(1, Math.ceil((distance - from) / STEP_PX));
+  for (let i = 1; i <= steps; i++) stops.push(from + ((distance - from) * i) / steps);
+  for (const d of stops) {
+    const f = distance ? d / distance : 1;
+    await page.mouse.move(at.x + dx * f, at.y + dy * f);
+    await sleep(STEP_MS);
+  }
+  return to;
+}
+
+/**
+ * Holds the pointer over the target, nudging it a pixel across the drag's line so that the page keeps hearing
+ * it, until the target stops moving (a list animates its items into their new places). Returns where it is.
+ */
+async function hover(page: Page, target: Locator, at: Point, axis: Axis, timeout: number): Promise<Box> {
+  let last: Box | null = null;
+  for (let waited = 0; waited < HOVER_MAX_MS; waited += HOVER_MS) {
+    const nudge = (waited / HOVER_MS) % 2;
+    await page.mouse.move(at.x + (axis === 'y' ? nudge : 0), at.y + (axis === 'x' ? nudge : 0));
+    await sleep(HOVER_MS);
+    const box = await target.boundingBox({ timeout });
+    if (waited >= 2 * HOVER_MS && sameBox(box, last)) return box!;
+    last = box ?? last;
+  }
+  return last ?? boxOf(target, timeout);
+}

@@ -54,3 +54,59 @@ describe('browser_drag on SortableJS', () => {
     });
   }
 });
+
+describe('browser_drag on dragula', () => {
+  it('reorders cards in a column and moves one to another column, as its drop events tell', async () => {
+    let snap = await open('dragula.html');
+    await drag(snap, 'Write report', 'Call plumber');
+    expect(await read('columns()')).toEqual({ todo: ['Book flights', 'Call plumber', 'Write report', 'Pay rent'], done: ['Buy milk', 'Fix bike'] });
+    snap = (await call(env.browser, 'browser_snapshot', {})).snapshot;
+    // Onto the column itself: the card moves there.
+    await call(env.browser, 'browser_drag', { from: refOf(snap, 'clickable', 'Pay rent'), to: refOf(snap, 'region', 'Done') }).then((r: any) => expect(r.ok, JSON.stringify(r.error)).toBe(true));
+    expect((await read<any>('columns()')).done).toContain('Pay rent');
+    // Onto a card of another column, before it.
+    snap = (await call(env.browser, 'browser_snapshot', {})).snapshot;
+    await drag(snap, 'Book flights', 'Buy milk', 'before');
+    expect((await read<any>('columns()')).done.slice(0, 2)).toEqual(['Book flights', 'Buy milk']);
+    expect(await read('drops')).toEqual([
+      { card: 'Write report', from: 'todo', to: 'todo', before: 'Pay rent' },
+      expect.objectContaining({ card: 'Pay rent', from: 'todo', to: 'done' }),
+      { card: 'Book flights', from: 'todo', to: 'done', before: 'Buy milk' },
+    ]);
+  });
+});
+
+describe('browser_drag on jQuery UI sortable', () => {
+  it('reorders a list, which saves the new order', async () => {
+    let snap = await open('jquery-sortable.html');
+    const result = await drag(snap, 'Flamenco Sketches', 'So What');
+    expect(await read('order()')).toEqual(['s-1', 's-5', 's-2', 's-3', 's-4']);
+    expect(result.changes).toContain('Order saved');
+    snap = (await call(env.browser, 'browser_snapshot', {})).snapshot;
+    await drag(snap, 'Blue in Green', 'All Blues', 'before');
+    expect(await read('order()')).toEqual(['s-5', 's-2', 's-3', 's-1', 's-4']);
+  });
+});
+
+describe('browser_drag on an HTML5 drag and drop board', () => {
+  it('moves a card to another column, and next to a card there', async () => {
+    let snap = await open('kanban.html');
+    const result = await call(env.browser, 'browser_drag', { from: refOf(snap, 'draggable', 'Login page'), to: refOf(snap, 'region', 'Done') });
+    expect(result.ok, JSON.stringify(result.error)).toBe(true);
+    expect(result.changes).toContain('Login page moved to Done');
+    expect(await read('lanes()')).toEqual({ backlog: ['Search API', 'Dark theme'], doing: ['Billing export'], done: ['Login page'] });
+    snap = (await call(env.browser, 'browser_snapshot', {})).snapshot;
+    await drag(snap, 'Dark theme', 'Billing export', 'before', 'draggable');
+    await drag(snap, 'Search API', 'Billing export', undefined, 'draggable');
+    expect(await read('lanes()')).toEqual({ backlog: [], doing: ['Dark theme', 'Billing export', 'Search API'], done: ['Login page'] });
+  });
+});
+
+describe('browser_drag on plain markup', () => {
+  // Bare <li> items of a Sortable list are joined into one line by today's snapshot; enable once each keeps its ref.
+  it.skip('reorders a Sortable list of plain list items', async () => {
+    const snap = await open('sortable.html?plain');
+    await drag(snap, 'Alpha', 'Delta', undefined, '(?:listitem|clickable)');
+    expect(await read('lists.native.toArray()')).toEqual(['B', 'C', 'D', 'A', 'E']);
+  });
+});

@@ -30,6 +30,6 @@ export const dragTool = defineBrowserTool({
     const effects = await observeAction(call, async () => {
       released = await dragLikeAPerson(call.page, source.locator, target.locator, { side: position, timeout: call.deadline.forStep() });
     });
-    return { dragged: `${source.label} onto ${target.label}, released over ${released} of it`, ...effects };
+    return { dragged: `${source.label} onto ${target.label}, released over ${released}`, ...effects };
   },
 });

@@ -29,21 +29,21 @@ const HOVER_MS = 50;
 const HOVER_MAX_MS = 800;
 
 const center = (box: Box): Point => ({ x: box.x + box.width / 2, y: box.y + box.height / 2 });
-const length = (box: Box, axis: Axis) => (axis === 'x' ? box.width : box.height);
-const start = (box: Box, axis: Axis) => box[axis];
 const sameBox = (a: Box | null, b: Box | null) => !!a && !!b && a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
 
 /**
- * The point `fraction` of the way along `axis` through the target, centred across it. Dropped in the first
- * quarter an element goes before the target, in the last quarter after it (libraries that place by halves).
+ * The point `fraction` of the way across the target in both directions. Libraries that place by halves look at
+ * one direction only, the one their list runs in; short of knowing it, the point is on the same side in both:
+ * dropped at a quarter the element goes before the target, at three quarters after it.
  */
-function pointIn(box: Box, axis: Axis, fraction: number): Point {
-  const middle = center(box);
-  const along = start(box, axis) + length(box, axis) * fraction;
-  return axis === 'x' ? { x: along, y: middle.y } : { x: middle.x, y: along };
+function pointIn(box: Box, fraction: number): Point {
+  return { x: box.x + box.width * fraction, y: box.y + box.height * fraction };
 }
 
-/** The side the dragged element takes when none is asked for: the target's place, as a person drops onto it. */
+/**
+ * The side the dragged element takes when none is asked for: the target's place, as a person drops onto it
+ * (after it when dragged down or right, before it when dragged up or left), and the drag's main direction.
+ */
 export function defaultSide(from: Box, to: Box): { axis: Axis; side: DropSide } {
   const a = center(from);
   const b = center(to);
@@ -56,7 +56,7 @@ export interface DragOptions {
   timeout: number;
 }
 
-/** Drags `source` onto `target` with the mouse; says where over the target it let go ("the lower part"). */
+/** Drags `source` onto `target` with the mouse; says where over the target it let go ("its lower right"). */
 export async function dragLikeAPerson(page: Page, source: Locator, target: Locator, options: DragOptions): Promise<string> {
   const { timeout } = options;
   await target.scrollIntoViewIfNeeded({ timeout });
@@ -66,9 +66,9 @@ export async function dragLikeAPerson(page: Page, source: Locator, target: Locat
   let to = await boxOf(target, timeout);
   const { axis, side: natural } = defaultSide(from, to);
   const side = options.side ?? natural;
-  // Entering the target from its near end and finishing at its far end on the chosen side makes the last move
-  // go towards that side: swap-on-enter lists (SortableJS) and place-by-halves ones (dragula, jQuery UI, most
-  // HTML5 boards) then agree on where the element lands.
+  // Entering the target at one quarter and finishing at the other, on the chosen side, makes the last move go
+  // towards that side: swap-on-enter lists (SortableJS) and place-by-halves ones (dragula, jQuery UI, most HTML5
+  // boards) then agree on where the element lands.
   const [entry, exit] = side === 'after' ? [0.25, 0.75] : [0.75, 0.25];
   const forward = side === 'after' ? 1 : -1;
 
@@ -77,20 +77,21 @@ export async function dragLikeAPerson(page: Page, source: Locator, target: Locat
   await page.mouse.down();
   try {
     to = await inView(page, target, to, timeout);
-    at = await moveAlong(page, at, pointIn(to, axis, entry), START_MOVES);
+    at = await moveAlong(page, at, pointIn(to, entry), START_MOVES);
     to = await hover(page, target, at, axis, timeout);
-    // Lists that moved the element past the target already (it took the target's place on entering) leave the
-    // far end behind the pointer: moving back would undo it.
-    const aim = pointIn(to, axis, exit);
-    if ((aim[axis] - at[axis]) * forward > 0) {
+    // A list that moved the element past the target already (it took the target's place on entering) leaves the
+    // far quarter behind the pointer in the list's direction: moving back would undo it.
+    const aim = pointIn(to, exit);
+    const dx = (aim.x - at.x) * forward;
+    const dy = (aim.y - at.y) * forward;
+    if (dx >= 0 && dy >= 0 && dx + dy > 0) {
       at = await moveAlong(page, at, aim, []);
       await hover(page, target, at, axis, timeout);
     }
   } finally {
     await page.mouse.up();
   }
-  const part = axis === 'y' ? (side === 'after' ? 'lower' : 'upper') : side === 'after' ? 'right' : 'left';
-  return `the ${part} part`;
+  return side === 'after' ? 'its lower right' : 'its upper left';
 }
 
 async function boxOf(locator: Locator, timeout: number): Promise<Box> {

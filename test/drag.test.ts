@@ -55,6 +55,21 @@ describe('browser_drag on SortableJS', () => {
   }
 });
 
+describe('browser_drag on a SortableJS board', () => {
+  it('moves cards between columns of one group: next to a card, and into an empty column', async () => {
+    const snapshot = async () => (await call(env.browser, 'browser_snapshot', {})).snapshot as string;
+    await open('sortable.html');
+    await drag(await snapshot(), 'Map view', 'New icons', 'before');
+    expect(await read('board()')).toEqual({ ideas: ['export', 'sso'], doing: ['map', 'icons'], shipped: [] });
+    await drag(await snapshot(), 'Single sign-on', 'New icons');
+    expect(await read('board()')).toEqual({ ideas: ['export'], doing: ['map', 'icons', 'sso'], shipped: [] });
+    const snap = await snapshot();
+    const moved = await call(env.browser, 'browser_drag', { from: refOf(snap, 'clickable', 'CSV export'), to: refOf(snap, 'region', 'Shipped') });
+    expect(moved.ok, JSON.stringify(moved.error)).toBe(true);
+    expect(await read('board()')).toEqual({ ideas: [], doing: ['map', 'icons', 'sso'], shipped: ['export'] });
+  });
+});
+
 describe('browser_drag on dragula', () => {
   it('reorders cards in a column and moves one to another column, as its drop events tell', async () => {
     let snap = await open('dragula.html');

@@ -55,6 +55,19 @@ describe('browser_drag on SortableJS', () => {
   }
 });
 
+describe('browser_drag to a target off screen', () => {
+  for (const [mode, query] of [['HTML5 drag events', ''], ['pointer events', '?pointer']] as const) {
+    it(`scrolls the page during the drag, in a list driven by ${mode}`, async () => {
+      await open(`long-list.html${query}`);
+      const snap = (await call(env.browser, 'browser_snapshot', { scope: 'page', maxTokens: 10_000 })).snapshot;
+      await drag(snap, 'Task 2', 'Task 35');
+      const order = await read<string[]>('backlog.toArray()');
+      expect(order.slice(32, 36)).toEqual(['34', '35', '2', '36']);
+      expect(order).toHaveLength(40);
+    });
+  }
+});
+
 describe('browser_drag on a SortableJS board', () => {
   it('moves cards between columns of one group: next to a card, and into an empty column', async () => {
     const snapshot = async () => (await call(env.browser, 'browser_snapshot', {})).snapshot as string;

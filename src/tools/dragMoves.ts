@@ -76,8 +76,10 @@ export async function dragLikeAPerson(page: Page, source: Locator, target: Locat
   await page.mouse.move(at.x, at.y);
   await page.mouse.down();
   try {
+    // The drag starts before any scrolling: a page scrolled under a pressed button starts no drag.
+    at = await moveAlong(page, at, pointIn(to, entry), START_MOVES, true);
     to = await inView(page, target, to, timeout);
-    at = await moveAlong(page, at, pointIn(to, entry), START_MOVES);
+    at = await moveAlong(page, at, pointIn(to, entry));
     to = await hover(page, target, at, axis, timeout);
     // A list that moved the element past the target already (it took the target's place on entering) leaves the
     // far quarter behind the pointer in the list's direction: moving back would undo it.
@@ -109,21 +111,26 @@ async function inView(page: Page, target: Locator, box: Box, timeout: number): P
   return boxOf(target, timeout);
 }
 
-/** Moves from `at` to `to`: first by the small `first` distances, then in steps of at most STEP_PX. */
-async function moveAlong(page: Page, at: Point, to: Point, first: number[]): Promise<Point> {
+/**
+ * Moves from `at` towards `to`: first by the small `first` distances, then in steps of at most STEP_PX to `to`,
+ * or, with `firstOnly`, no further than the small moves. Returns where the pointer is.
+ */
+async function moveAlong(page: Page, at: Point, to: Point, first: number[] = [], firstOnly = false): Promise<Point> {
   const dx = to.x - at.x;
   const dy = to.y - at.y;
   const distance = Math.hypot(dx, dy);
   const stops = first.filter((d) => d < distance);
   const from = stops.at(-1) ?? 0;
-  const steps = Math.max(1, Math.ceil((distance - from) / STEP_PX));
+  const steps = firstOnly ? 0 : Math.max(1, Math.ceil((distance - from) / STEP_PX));
   for (let i = 1; i <= steps; i++) stops.push(from + ((distance - from) * i) / steps);
+  let now = at;
   for (const d of stops) {
     const f = distance ? d / distance : 1;
-    await page.mouse.move(at.x + dx * f, at.y + dy * f);
+    now = { x: at.x + dx * f, y: at.y + dy * f };
+    await page.mouse.move(now.x, now.y);
     await sleep(STEP_MS);
   }
-  return to;
+  return now;
 }
 
 /**

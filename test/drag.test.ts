@@ -55,6 +55,26 @@ describe('browser_drag on SortableJS', () => {
   }
 });
 
+describe('browser_drag by a handle', () => {
+  it("moves a row by its grip, dropped on another row's grip", async () => {
+    let snap = await open('handles.html');
+    await drag(snap, 'Move Pack bags', 'Move Lock door', undefined, 'button');
+    expect(await read('steps.toArray()')).toEqual(['water', 'lock', 'pack', 'taxi']);
+    snap = (await call(env.browser, 'browser_snapshot', {})).snapshot;
+    await drag(snap, 'Move Call taxi', 'Move Water plants', 'after', 'button');
+    expect(await read('steps.toArray()')).toEqual(['water', 'taxi', 'lock', 'pack']);
+  });
+
+  it('says so when the drop changed nothing', async () => {
+    const snap = await open('handles.html');
+    // Dragged by its label rather than its grip, the row does not move.
+    const result = await call(env.browser, 'browser_drag', { from: refOf(snap, 'checkbox', 'Pack bags'), to: refOf(snap, 'checkbox', 'Lock door') });
+    expect(result.ok, JSON.stringify(result.error)).toBe(true);
+    expect(await read('steps.toArray()')).toEqual(['pack', 'water', 'lock', 'taxi']);
+    expect(result.notices.join(' ')).toContain('Nothing on the page changed after the drop');
+  });
+});
+
 describe('browser_drag to a target off screen', () => {
   for (const [mode, query] of [['HTML5 drag events', ''], ['pointer events', '?pointer']] as const) {
     it(`scrolls the page during the drag, in a list driven by ${mode}`, async () => {

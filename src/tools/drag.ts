@@ -6,6 +6,9 @@ import { defineBrowserTool } from './defineTool.js';
 import { effectsShape, observeAction } from './observe.js';
 import { refSchema, resolveTarget } from './shared.js';
 
+const NOTHING_MOVED =
+  'Nothing on the page changed after the drop. If the element should have moved, drag it by its handle (a grip or "Move" button inside it) if it has one, or use the other ways the page offers to move it (move buttons or menu items, or keys on the focused item).';
+
 export const dragTool = defineBrowserTool({
   id: 'browser_drag',
   description:
@@ -30,6 +33,7 @@ export const dragTool = defineBrowserTool({
     const effects = await observeAction(call, async () => {
       released = await dragLikeAPerson(call.page, source.locator, target.locator, { side: position, timeout: call.deadline.forStep() });
     });
+    if (!effects.navigated && !effects.changes?.split('\n').some((line) => !line.startsWith('~ scroll:'))) call.notices.push(NOTHING_MOVED);
     return { dragged: `${source.label} onto ${target.label}, released over ${released}`, ...effects };
   },
 });

@@ -65,13 +65,32 @@ describe('browser_drag by a handle', () => {
     expect(await read('steps.toArray()')).toEqual(['water', 'taxi', 'lock', 'pack']);
   });
 
+  it('holds a row by its grip when given another part of the row', async () => {
+    const snap = await open('handles.html');
+    const result = await drag(snap, 'Pack bags', 'Lock door', undefined, 'checkbox');
+    expect(result.dragged).toContain('held by its grip');
+    expect(await read('steps.toArray()')).toEqual(['water', 'lock', 'pack', 'taxi']);
+  });
+
   it('says so when the drop changed nothing', async () => {
     const snap = await open('handles.html');
-    // Dragged by its label rather than its grip, the row does not move.
-    const result = await call(env.browser, 'browser_drag', { from: refOf(snap, 'checkbox', 'Pack bags'), to: refOf(snap, 'checkbox', 'Lock door') });
+    const result = await call(env.browser, 'browser_drag', { from: refOf(snap, 'button', 'Print list'), to: refOf(snap, 'button', 'Move Lock door') });
     expect(result.ok, JSON.stringify(result.error)).toBe(true);
     expect(await read('steps.toArray()')).toEqual(['pack', 'water', 'lock', 'taxi']);
     expect(result.notices.join(' ')).toContain('Nothing on the page changed after the drop');
+  });
+});
+
+describe('browser_drag on an ag-grid with managed row dragging', () => {
+  it('moves a row by the grip in its first cell, down and up', async () => {
+    const snap = await open('grid.html');
+    const cell = (name: string) => new RegExp(`^.*?((?:f\\d+)?e\\d+) "${name}"`, 'm').exec(snap)![1]!;
+    const down = await call(env.browser, 'browser_drag', { from: cell('Offline mode'), to: cell('Two-factor login') });
+    expect(down.ok, JSON.stringify(down.error)).toBe(true);
+    expect(down.dragged).toContain('held by its grip');
+    expect(await read('rows()')).toEqual(['Dark theme', 'Export to PDF', 'Two-factor login', 'Offline mode', 'Audit log']);
+    await call(env.browser, 'browser_drag', { from: cell('Audit log'), to: cell('Export to PDF') });
+    expect(await read('rows()')).toEqual(['Dark theme', 'Audit log', 'Export to PDF', 'Two-factor login', 'Offline mode']);
   });
 });
 

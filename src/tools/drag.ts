@@ -1,3 +1,4 @@
+import type { Locator } from 'playwright-core';
 import { z } from 'zod';
 import { BrowserToolError } from '../errors.js';
 import { dragLikeAPerson } from './dragMoves.js';
@@ -8,6 +9,21 @@ import { refSchema, resolveTarget } from './shared.js';
 
 const NOTHING_MOVED =
   'Nothing on the page changed after the drop. If the element should have moved, drag it by its handle (a grip or "Move" button inside it) if it has one, or use the other ways the page offers to move it (move buttons or menu items, or keys on the focused item).';
+
+/** Where the element is in its document (not the viewport: the drag may scroll). */
+const placeOf = (locator: Locator) =>
+  locator
+    .evaluate((el) => {
+      const box = el.getBoundingClientRect();
+      return { x: box.x + scrollX, y: box.y + scrollY };
+    }, undefined, { timeout: 500 })
+    .catch(() => null);
+
+/** The element is where it was: a grid that moves rows by their styles alone changes no text the diff sees. */
+async function stayedPut(locator: Locator, before: { x: number; y: number } | null): Promise<boolean> {
+  const after = await placeOf(locator);
+  return !!before && !!after && Math.abs(after.x - before.x) < 1 && Math.abs(after.y - before.y) < 1;
+}
 
 export const dragTool = defineBrowserTool({
   id: 'browser_drag',
@@ -29,11 +45,15 @@ export const dragTool = defineBrowserTool({
     if (source.ref === target.ref) throw new BrowserToolError('invalid_input', `${source.label} cannot be dropped on itself.`, { hint: 'Pass as `to` the item whose place it should take, or the column or zone it should go to.' });
     await ensureVisible(source.locator, source.label);
     await ensureVisible(target.locator, target.label);
-    let released = '';
+    const placeBefore = await placeOf(source.locator);
+    let how = { released: '', byGrip: false };
     const effects = await observeAction(call, async () => {
-      released = await dragLikeAPerson(call.page, source.locator, target.locator, { side: position, timeout: call.deadline.forStep() });
+      how = await dragLikeAPerson(call.page, source.locator, target.locator, { side: position, timeout: call.deadline.forStep() });
     });
-    if (!effects.navigated && !effects.changes?.split('\n').some((line) => !line.startsWith('~ scroll:'))) call.notices.push(NOTHING_MOVED);
-    return { dragged: `${source.label} onto ${target.label}, released over ${released}`, ...effects };
+    if (!effects.navigated && !effects.changes?.split('\n').some((line) => !line.startsWith('~ scroll:')) && (await stayedPut(source.locator, placeBefore))) {
+      call.notices.push(NOTHING_MOVED);
+    }
+    const held = how.byGrip ? ' (held by its grip)' : '';
+    return { dragged: `${source.label}${held} onto ${target.label}, released over ${how.released}`, ...effects };
   },
 });

@@ -6,6 +6,7 @@
  */
 import type { Locator, Page } from 'playwright-core';
 import { sleep } from '../session/deadline.js';
+import { gripOf } from './dragHandle.js';
 
 /** Which side of the target the dragged element should end up on, along the line the drag travels. */
 export type DropSide = 'before' | 'after';
@@ -56,13 +57,24 @@ export interface DragOptions {
   timeout: number;
 }
 
-/** Drags `source` onto `target` with the mouse; says where over the target it let go ("its lower right"). */
-export async function dragLikeAPerson(page: Page, source: Locator, target: Locator, options: DragOptions): Promise<string> {
+export interface Dragged {
+  /** Where over the target the button was let go: "its lower right" or "its upper left". */
+  released: string;
+  /** The element was held by a grip inside it or beside it rather than at its centre. */
+  byGrip: boolean;
+}
+
+/** Drags `source` onto `target` with the mouse. */
+export async function dragLikeAPerson(page: Page, source: Locator, target: Locator, options: DragOptions): Promise<Dragged> {
   const { timeout } = options;
   await target.scrollIntoViewIfNeeded({ timeout });
   // Hover first: Playwright's checks (visible, stable, not covered) before the button goes down.
   await source.hover({ timeout });
   const from = await boxOf(source, timeout);
+  const grip = await gripOf(source);
+  if (grip) await grip.hover({ timeout });
+  const hold = grip ? await grip.boundingBox() : from;
+  await grip?.dispose();
   let to = await boxOf(target, timeout);
   const { axis, side: natural } = defaultSide(from, to);
   const side = options.side ?? natural;
@@ -72,7 +84,7 @@ export async function dragLikeAPerson(page: Page, source: Locator, target: Locat
   const [entry, exit] = side === 'after' ? [0.25, 0.75] : [0.75, 0.25];
   const forward = side === 'after' ? 1 : -1;
 
-  let at = center(from);
+  let at = center(hold ?? from);
   await page.mouse.move(at.x, at.y);
   await page.mouse.down();
   try {
@@ -93,7 +105,7 @@ export async function dragLikeAPerson(page: Page, source: Locator, target: Locat
   } finally {
     await page.mouse.up();
   }
-  return side === 'after' ? 'its lower right' : 'its upper left';
+  return { released: side === 'after' ? 'its lower right' : 'its upper left', byGrip: !!grip };
 }
 
 async function boxOf(locator: Locator, timeout: number): Promise<Box> {

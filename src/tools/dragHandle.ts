@@ -7,8 +7,8 @@ import type { ElementHandle, Locator } from 'playwright-core';
 
 /** Elements looked through around the source for its grip: a row's worth, not a whole list. */
 const SEARCH_LIMIT = 400;
-/** How far up from the source a grip is looked for: a row around the cell or label the ref names. */
-const LEVELS_UP = 3;
+/** How far up from the source a grip is looked for: the row around a cell or label, not the panel around the list. */
+const LEVELS_UP = 2;
 
 /**
  * In the page: null when the element can be held where it is (at its centre the cursor says so), else the one

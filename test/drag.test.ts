@@ -155,6 +155,26 @@ describe('browser_drag on jQuery UI sortable', () => {
   });
 });
 
+describe('browser_drag on jQuery UI draggable and droppable', () => {
+  it('drops an element on a drop zone', async () => {
+    const snap = await open('jquery-sortable.html');
+    const result = await call(env.browser, 'browser_drag', { from: refOf(snap, 'clickable', 'Sticky note'), to: refOf(snap, 'region', 'Pinboard') });
+    expect(result.ok, JSON.stringify(result.error)).toBe(true);
+    expect(result.changes).toContain('Pinned: Sticky note');
+  });
+});
+
+describe('browser_drag on a Tabulator table with movable rows', () => {
+  it('moves a row by its handle column, given a cell of the row', async () => {
+    const snap = await open('tabulator.html');
+    const cell = (name: string) => new RegExp(`^\\s*((?:f\\d+)?e\\d+) gridcell "${name}"`, 'm').exec(snap)![1]!;
+    const result = await call(env.browser, 'browser_drag', { from: cell('Ada'), to: cell('Cy') });
+    expect(result.ok, JSON.stringify(result.error)).toBe(true);
+    expect(result.dragged).toContain('held by its grip');
+    expect(await read('names()')).toEqual(['Brook', 'Cy', 'Ada', 'Dee']);
+  });
+});
+
 describe('browser_drag on an HTML5 drag and drop board', () => {
   it('moves a card to another column, and next to a card there', async () => {
     let snap = await open('kanban.html');

@@ -20,8 +20,10 @@ type Axis = 'x' | 'y';
 
 /** Distances (px) of the first moves after the press: libraries start a drag only past a few pixels. */
 const START_MOVES = [2, 4, 7, 11];
-/** Longest step along the way: long enough to be quick, short enough that no item is jumped over unseen. */
-const STEP_PX = 16;
+/** Step along the way: short enough that the page sees the pointer pass over what lies between. */
+const STEP_PX = 20;
+/** Most steps on one stretch: across a long list the steps grow instead, as a person's hand speeds up. */
+const MAX_STEPS = 12;
 /** A frame: libraries that follow the pointer in animation frames see each move. */
 const STEP_MS = 16;
 /** While hovering, how often the target is measured; also longer than the 50 ms some libraries poll the pointer at. */
@@ -124,7 +126,7 @@ async function inView(page: Page, target: Locator, box: Box, timeout: number): P
 }
 
 /**
- * Moves from `at` towards `to`: first by the small `first` distances, then in steps of at most STEP_PX to `to`,
+ * Moves from `at` towards `to`: first by the small `first` distances, then in even steps (STEP_PX, or longer to stay within MAX_STEPS) to `to`,
  * or, with `firstOnly`, no further than the small moves. Returns where the pointer is.
  */
 async function moveAlong(page: Page, at: Point, to: Point, first: number[] = [], firstOnly = false): Promise<Point> {
@@ -133,7 +135,7 @@ async function moveAlong(page: Page, at: Point, to: Point, first: number[] = [],
   const distance = Math.hypot(dx, dy);
   const stops = first.filter((d) => d < distance);
   const from = stops.at(-1) ?? 0;
-  const steps = firstOnly ? 0 : Math.max(1, Math.ceil((distance - from) / STEP_PX));
+  const steps = firstOnly ? 0 : Math.min(MAX_STEPS, Math.max(1, Math.ceil((distance - from) / STEP_PX)));
   for (let i = 1; i <= steps; i++) stops.push(from + ((distance - from) * i) / steps);
   let now = at;
   for (const d of stops) {
@@ -156,7 +158,7 @@ async function hover(page: Page, target: Locator, at: Point, axis: Axis, timeout
     await page.mouse.move(at.x + (axis === 'y' ? nudge : 0), at.y + (axis === 'x' ? nudge : 0));
     await sleep(HOVER_MS);
     const box = await target.boundingBox({ timeout });
-    if (waited >= 2 * HOVER_MS && sameBox(box, last)) return box!;
+    if (sameBox(box, last)) return box!;
     last = box ?? last;
   }
   return last ?? boxOf(target, timeout);

@@ -5,10 +5,11 @@
  * events when the page starts a native drag, so one path serves both kinds of library.
  */
 import type { Locator, Page } from 'playwright-core';
+import { BrowserToolError } from '../errors.js';
 import { sleep } from '../session/deadline.js';
 import { gripOf } from './dragHandle.js';
 
-/** Which side of the target the dragged element should end up on, along the line the drag travels. */
+/** Which side of the target the dragged element should end up on, in the order of its list. */
 export type DropSide = 'before' | 'after';
 
 interface Point {
@@ -47,7 +48,7 @@ function pointIn(box: Box, fraction: number): Point {
  * The side the dragged element takes when none is asked for: the target's place, as a person drops onto it
  * (after it when dragged down or right, before it when dragged up or left), and the drag's main direction.
  */
-export function defaultSide(from: Box, to: Box): { axis: Axis; side: DropSide } {
+function defaultSide(from: Box, to: Box): { axis: Axis; side: DropSide } {
   const a = center(from);
   const b = center(to);
   const axis: Axis = Math.abs(b.x - a.x) > Math.abs(b.y - a.y) ? 'x' : 'y';
@@ -101,18 +102,19 @@ export async function dragLikeAPerson(page: Page, source: Locator, target: Locat
     const dx = (aim.x - at.x) * forward;
     const dy = (aim.y - at.y) * forward;
     if (dx >= 0 && dy >= 0 && dx + dy > 0) {
-      at = await moveAlong(page, at, aim, []);
+      at = await moveAlong(page, at, aim);
       await hover(page, target, at, axis, timeout);
     }
   } finally {
-    await page.mouse.up();
+    // A page that closed or left during the drag has no button to let go of; the error that ended it says more.
+    await page.mouse.up().catch(() => {});
   }
   return { released: side === 'after' ? 'its lower right' : 'its upper left', byGrip: !!grip };
 }
 
 async function boxOf(locator: Locator, timeout: number): Promise<Box> {
   const box = await locator.boundingBox({ timeout });
-  if (!box) throw new Error('The element has no box on the page: it is hidden or was removed.');
+  if (!box) throw new BrowserToolError('element_not_visible', 'An element of the drag went out of sight during it (hidden or removed by the page).');
   return box;
 }
 
@@ -126,8 +128,9 @@ async function inView(page: Page, target: Locator, box: Box, timeout: number): P
 }
 
 /**
- * Moves from `at` towards `to`: first by the small `first` distances, then in even steps (STEP_PX, or longer to stay within MAX_STEPS) to `to`,
- * or, with `firstOnly`, no further than the small moves. Returns where the pointer is.
+ * Moves from `at` towards `to`: first by the small `first` distances, then in even steps (STEP_PX, longer when
+ * that would take more than MAX_STEPS) to `to`, or, with `firstOnly`, no further than the small moves. Returns
+ * where the pointer is.
  */
 async function moveAlong(page: Page, at: Point, to: Point, first: number[] = [], firstOnly = false): Promise<Point> {
   const dx = to.x - at.x;

@@ -28,15 +28,12 @@ async function stayedPut(locator: Locator, before: { x: number; y: number } | nu
 export const dragTool = defineBrowserTool({
   id: 'browser_drag',
   description:
-    'Drag one element onto another, both by ref, as a person drags with the mouse: reorders sortable lists, moves cards between kanban columns, drops onto drop zones. ' +
-    'Dropped onto an item of a list, the dragged element takes its place (lands after it when dragged down or right, before it when dragged up or left) unless `position` says otherwise; dropped onto a column or zone, it moves there. Returns what changed.',
+    'Drag one element onto another by ref, as a person does with the mouse: reorders sortable lists, moves cards between columns, drops on drop zones. ' +
+    'Dropped on a list item, it takes the item\'s place (lands after it when dragged down or right, before it when dragged up or left). Returns what changed.',
   input: z.object({
-    from: refSchema.describe('Ref of the element to drag (a list item, a card, or its drag handle).'),
-    to: refSchema.describe('Ref of the element to drop it on: an item whose place it should take, or a column, list or drop zone.'),
-    position: z
-      .enum(['before', 'after'])
-      .optional()
-      .describe("Where the dragged element should land next to `to` in a list: 'before' it or 'after' it (above or below in a vertical list, left or right in a row). Omit to take the target's place."),
+    from: refSchema.describe('Ref of the element to drag: an item, a card, or its grip.'),
+    to: refSchema.describe('Ref of the item whose place it takes, or of a column or drop zone.'),
+    position: z.enum(['before', 'after']).optional().describe("Land 'before' or 'after' `to` in its list instead."),
   }),
   output: { dragged: z.string().describe('What was dragged where.'), ...effectsShape },
   async handle({ from, to, position }, call) {

@@ -81,6 +81,29 @@ describe('browser_drag on SortableJS', () => {
   }
 });
 
+describe('browser_drag on a horizontal SortableJS list', () => {
+  it('reorders tabs in a row: right, left, and after one further left', async () => {
+    await open('sortable.html');
+    await drag(await snapshot(), 'Inbox', 'Sent');
+    expect(await read('lists.tabs.toArray()')).toEqual(['drafts', 'sent', 'inbox', 'spam']);
+    await drag(await snapshot(), 'Spam', 'Drafts');
+    expect(await read('lists.tabs.toArray()')).toEqual(['spam', 'drafts', 'sent', 'inbox']);
+    await drag(await snapshot(), 'Drafts', 'Inbox', { position: 'after' });
+    expect(await read('lists.tabs.toArray()')).toEqual(['spam', 'sent', 'inbox', 'drafts']);
+  });
+});
+
+describe('browser_drag in a frame', () => {
+  it('reorders a list inside an iframe', async () => {
+    await call(env.browser, 'browser_navigate', { url: env.server.url('/frame?to=/fixtures/widgets/handles.html') });
+    const page = await env.browser.page();
+    await page.frameLocator('iframe').getByText('Print list').waitFor();
+    await drag(await snapshot(), 'Move Pack bags', 'Move Lock door', { role: 'button' });
+    const frame = page.frames().find((f) => f !== page.mainFrame())!;
+    expect(await frame.evaluate('steps.toArray()')).toEqual(['water', 'lock', 'pack', 'taxi']);
+  });
+});
+
 describe('browser_drag by a handle', () => {
   it("moves a row by its grip, dropped on another row's grip", async () => {
     let snap = await open('handles.html');

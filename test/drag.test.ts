@@ -69,6 +69,8 @@ describe('browser_drag on SortableJS', () => {
       const down = await drag(await snapshot(), a, d);
       expect(await order()).toEqual([b, c, d, a, e]);
       expect(down.dragged).toMatch(new RegExp(`"${a}".* onto .*"${d}"`));
+      // The page's diff has no line for a reorder: the result says where the element landed.
+      expect(down.landed).toBe(`between "${d}" and "${e}" (4 of 5)`);
       // Dragged up onto an item: before it.
       await drag(await snapshot(), e, b);
       expect(await order()).toEqual([e, b, c, d, a]);
@@ -126,6 +128,7 @@ describe('browser_drag by a handle', () => {
     const result = await drag(snap, 'Print list', 'Move Lock door', { role: 'button' });
     expect(await read('steps.toArray()')).toEqual(['pack', 'water', 'lock', 'taxi']);
     expect(result.notices.join(' ')).toContain('Nothing on the page changed after the drop');
+    expect(result.landed).toBeUndefined();
   });
 });
 
@@ -135,6 +138,8 @@ describe('browser_drag on an ag-grid with managed row dragging', () => {
     const down = await dragRef(cellRef(snap, 'Offline mode'), cellRef(snap, 'Two-factor login'));
     expect(down.dragged).toContain('held by its grip');
     expect(await read('rows()')).toEqual(['Dark theme', 'Export to PDF', 'Two-factor login', 'Offline mode', 'Audit log']);
+    // The rows keep their order in the markup; the place is read from the order the grid shows.
+    expect(down.landed).toBe('between "Two-factor login Dora" and "Audit log Eli" (4 of 5)');
     await dragRef(cellRef(snap, 'Audit log'), cellRef(snap, 'Export to PDF'));
     expect(await read('rows()')).toEqual(['Dark theme', 'Audit log', 'Export to PDF', 'Two-factor login', 'Offline mode']);
   });
@@ -213,6 +218,7 @@ describe('browser_drag on an HTML5 drag and drop board', () => {
   it('moves a card to another column, and next to a card there', async () => {
     const result = await drag(await open('kanban.html'), 'Login page', 'Done', { role: 'draggable', toRole: 'region' });
     expect(result.changes).toContain('Login page moved to Done');
+    expect(result.landed).toBe('in the target, the only item (1 of 1)');
     expect(await read('lanes()')).toEqual({ backlog: ['Search API', 'Dark theme'], doing: ['Billing export'], done: ['Login page'] });
     const snap = await snapshot();
     await drag(snap, 'Dark theme', 'Billing export', { position: 'before', role: 'draggable' });

@@ -1,6 +1,7 @@
 import type { Locator } from 'playwright-core';
 import { z } from 'zod';
 import { BrowserToolError } from '../errors.js';
+import { landing, placeAmong } from './dragLanding.js';
 import { dragLikeAPerson } from './dragMoves.js';
 import { ensureVisible } from './preflight.js';
 import { defineBrowserTool } from './defineTool.js';
@@ -8,10 +9,10 @@ import { effectsShape, observeAction } from './observe.js';
 import { refSchema, resolveTarget } from './shared.js';
 
 const NOTHING_MOVED =
-  'Nothing on the page changed after the drop. If the element should have moved, drag it by its handle (a grip or "Move" button inside it) if it has one, or use the other ways the page offers to move it (move buttons or menu items, or keys on the focused item).';
+  'Nothing on the page changed after the drop. If the element should have moved: give its grip or "Move" handle as `from` if it has one, or use the other ways the page offers to move it (move buttons or menu items, or keys on the focused item).';
 
 /** Where the element is in its document (not the viewport: the drag may scroll). */
-const placeOf = (locator: Locator) =>
+const positionOf = (locator: Locator) =>
   locator
     .evaluate((el) => {
       const box = el.getBoundingClientRect();
@@ -21,7 +22,7 @@ const placeOf = (locator: Locator) =>
 
 /** The element is where it was: a grid that moves rows by their styles alone changes no text the diff sees. */
 async function stayedPut(locator: Locator, before: { x: number; y: number } | null): Promise<boolean> {
-  const after = await placeOf(locator);
+  const after = await positionOf(locator);
   return !!before && !!after && Math.abs(after.x - before.x) < 1 && Math.abs(after.y - before.y) < 1;
 }
 
@@ -35,22 +36,27 @@ export const dragTool = defineBrowserTool({
     to: refSchema.describe('Ref of the item whose place it takes, or of a column or drop zone.'),
     position: z.enum(['before', 'after']).optional().describe("Land 'before' or 'after' `to` in its list instead."),
   }),
-  output: { dragged: z.string().describe('What was dragged where.'), ...effectsShape },
+  output: {
+    dragged: z.string().describe('What was dragged where.'),
+    landed: z.string().optional().describe('Where the dragged element now stands among the items of its list, as the page shows them.'),
+    ...effectsShape,
+  },
   async handle({ from, to, position }, call) {
     const source = await resolveTarget(call, from, 'drag');
     const target = await resolveTarget(call, to, 'drop on');
     if (source.ref === target.ref) throw new BrowserToolError('invalid_input', `${source.label} cannot be dropped on itself.`, { hint: 'Pass as `to` the item whose place it should take, or the column or zone it should go to.' });
     await ensureVisible(source.locator, source.label);
     await ensureVisible(target.locator, target.label);
-    const placeBefore = await placeOf(source.locator);
+    const positionBefore = await positionOf(source.locator);
+    const placeBefore = await placeAmong(source.locator, target.locator);
     let how = { released: '', byGrip: false };
     const effects = await observeAction(call, async () => {
       how = await dragLikeAPerson(call.page, source.locator, target.locator, { side: position, timeout: call.deadline.forStep() });
     });
-    if (!effects.navigated && !effects.changes?.split('\n').some((line) => !line.startsWith('~ scroll:')) && (await stayedPut(source.locator, placeBefore))) {
-      call.notices.push(NOTHING_MOVED);
-    }
+    const landed = effects.navigated ? undefined : landing(placeBefore, await placeAmong(source.locator, target.locator));
+    const unchanged = !effects.navigated && !landed && !effects.changes?.split('\n').some((line) => !line.startsWith('~ scroll:'));
+    if (unchanged && (await stayedPut(source.locator, positionBefore))) call.notices.push(NOTHING_MOVED);
     const held = how.byGrip ? ' (held by its grip)' : '';
-    return { dragged: `${source.label}${held} onto ${target.label}, released over ${how.released}`, ...effects };
+    return { dragged: `${source.label}${held} onto ${target.label}, released over ${how.released}`, ...(landed ? { landed } : {}), ...effects };
   },
 });

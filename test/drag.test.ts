@@ -211,6 +211,7 @@ describe('browser_drag on a Tabulator table with movable rows', () => {
     const result = await dragRef(cellRef(snap, 'Ada'), cellRef(snap, 'Cy'));
     expect(result.dragged).toContain('held by its grip');
     expect(await read('names()')).toEqual(['Brook', 'Cy', 'Ada', 'Dee']);
+    expect(result.landed).toBe('between "Cy Data" and "Dee Ops" (3 of 4)');
   });
 });
 

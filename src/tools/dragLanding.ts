@@ -28,7 +28,12 @@ function around(el: Element, target: Element): Place | null {
     const q = boxes.get(b)!;
     return Math.abs(p.top - q.top) > Math.min(p.height, q.height) / 2 ? p.top - q.top : p.left - q.left;
   });
-  const texts = items.map((c) => ((c as HTMLElement).innerText || c.getAttribute('aria-label') || '').replace(/\s+/g, ' ').trim().slice(0, 40));
+  // A row of cells is read cell by cell: laid out side by side, their texts may touch with no space between.
+  const texts = items.map((c) => {
+    const ownText = [...c.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim());
+    const text = ownText || !c.children.length ? (c as HTMLElement).innerText : [...c.children].map((k) => (k as HTMLElement).innerText).join(' ');
+    return (text || c.getAttribute('aria-label') || '').replace(/\s+/g, ' ').trim().slice(0, 40);
+  });
   return { inside: list === target, depth, texts, at: items.indexOf(item) };
 }
 

@@ -236,3 +236,12 @@ describe('browser_drag on plain markup', () => {
     expect(await read('lists.native.toArray()')).toEqual(['B', 'C', 'D', 'A', 'E']);
   });
 });
+
+describe('browser_drag on FullCalendar', () => {
+  // Today's snapshot shows a day cell by its date alone, without the events in it; enable once events keep their text and ref.
+  it.skip('moves an event to another day', async () => {
+    const snap = await open('calendar.html');
+    await dragRef(refOf(snap, '\\S+', 'Design review'), cellRef(snap, 'March 18, 2026'));
+    expect(await read('startOf("review")')).toBe('2026-03-18');
+  });
+});

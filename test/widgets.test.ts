@@ -58,7 +58,7 @@ describe('date pickers', () => {
 
 describe('lists and calendars', () => {
   it("a sortable list's items each keep a line and a ref", async () => {
-    const snap = await open('sortable.html');
+    const snap = await open('sortable-list.html');
     expect(snap).not.toContain(' · ');
     const items = ['Plan sprint demo', 'Review pull requests', 'Refresh test data', 'Write release notes'].map((name) => refBefore(snap, name));
     expect(new Set(items).size).toBe(4);
@@ -67,7 +67,7 @@ describe('lists and calendars', () => {
   });
 
   it("a board's cards styled to be grabbed are draggable, an empty column is a drop zone, and a card moves there", async () => {
-    const snap = await open('kanban.html');
+    const snap = await open('board.html');
     const card = new RegExp(`^${REF} draggable "Fix login bug"$`, 'm').exec(snap);
     const zone = new RegExp(`^${REF} dropzone icon="done"$`, 'm').exec(snap);
     expect(card, snap).not.toBeNull();
@@ -101,7 +101,7 @@ describe('calendars drawn as positioned boxes', () => {
 
 describe('data grids', () => {
   it("Tabulator's rows read as cells, its resize grips are named once on the grid's line, and a sorted column says so", async () => {
-    const snap = await open('tabulator.html');
+    const snap = await open('people-grid.html');
     expect(snap).toMatch(new RegExp(`^\\s+\\| ${REF} "Person 0" \\| ${REF} "20" \\| ${REF} "Oslo" \\|$`, 'm'));
     expect(snap).toMatch(new RegExp(`^${REF} grid \\(3 cols, resize grips ${REF} ${REF} ${REF}\\):$`, 'm'));
     expect(snap).toMatch(new RegExp(`^\\s+\\| ${REF} "Name" \\| ${REF} "Age" \\| ${REF} "City" \\|$`, 'm'));

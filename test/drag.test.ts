@@ -40,7 +40,10 @@ interface DragArgs {
 }
 
 /** Drags the element named `from` onto the one named `to`, both found in `snap`; the call must succeed. */
-async function drag(snap: string, from: string, to: string, { position, role = 'clickable', toRole = role }: DragArgs = {}): Promise<any> {
+/** What the snapshot calls an element that is no control but reacts: a grab cursor makes it `draggable`. */
+const REACTING = '(?:clickable|draggable)';
+
+async function drag(snap: string, from: string, to: string, { position, role = REACTING, toRole = role }: DragArgs = {}): Promise<any> {
   const result = await call(env.browser, 'browser_drag', { from: refOf(snap, role, from), to: refOf(snap, toRole, to), ...(position ? { position } : {}) });
   expect(result.ok, JSON.stringify(result.error)).toBe(true);
   return result;
@@ -229,19 +232,20 @@ describe('browser_drag on an HTML5 drag and drop board', () => {
 });
 
 describe('browser_drag on plain markup', () => {
-  // Bare <li> items of a Sortable list are joined into one line by today's snapshot; enable once each keeps its ref.
-  it.skip('reorders a Sortable list of plain list items', async () => {
+  it('reorders a Sortable list of plain list items', async () => {
     const snap = await open('sortable.html?plain');
-    await drag(snap, 'Alpha', 'Delta', { role: '(?:listitem|clickable)' });
+    await drag(snap, 'Alpha', 'Delta', { role: '(?:listitem|clickable|draggable)' });
     expect(await read('lists.native.toArray()')).toEqual(['B', 'C', 'D', 'A', 'E']);
   });
 });
 
 describe('browser_drag on FullCalendar', () => {
-  // Today's snapshot shows a day cell by its date alone, without the events in it; enable once events keep their text and ref.
-  it.skip('moves an event to another day', async () => {
+  it('moves an event to another day', async () => {
     const snap = await open('calendar.html');
-    await dragRef(refOf(snap, '\\S+', 'Design review'), cellRef(snap, 'March 18, 2026'));
+    // The event is written inside its day's cell: `| e95 "March 10, 2026" e101 clickable "Design review" |`.
+    const event = /((?:f\d+)?e\d+) clickable "Design review"/.exec(snap);
+    expect(event, snap).not.toBeNull();
+    await dragRef(event![1]!, cellRef(snap, 'March 18, 2026'));
     expect(await read('startOf("review")')).toBe('2026-03-18');
   });
 });

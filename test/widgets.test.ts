@@ -18,7 +18,7 @@ async function open(name: string): Promise<string> {
 
 /** The ref written before `label` in a line or a grid cell, or a failure showing the snapshot. */
 function refBefore(snapshot: string, label: string): string {
-  const match = new RegExp(`${REF} (?:clickable )?${JSON.stringify(label).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`).exec(snapshot);
+  const match = new RegExp(`${REF} (?:clickable |draggable )?${JSON.stringify(label).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`).exec(snapshot);
   if (!match) throw new Error(`No ref before ${JSON.stringify(label)} in:\n${snapshot}`);
   return match[1]!;
 }

@@ -145,11 +145,18 @@ function targetCells(run: AriaNode[] | undefined, ctx: WalkContext): Set<AriaNod
   return ctx.inClickable || run.some((cell) => cell.cursor === 'pointer' || ownFacts(cell, ctx)?.clickable) ? new Set(run) : undefined;
 }
 
+/** Cells one above the other are a list, not a grid: each is a part on its own line. */
+function oneColumn(cells: Set<AriaNode>): boolean {
+  return cellRows([...cells]).every((row) => row.length === 1);
+}
+
 export function walk(nodes: Array<AriaNode | string>, ctx: WalkContext, out: Line[], parentBox?: Box): void {
   const run = cellRun(nodes);
-  const grid = targetCells(run, ctx);
+  const targets = targetCells(run, ctx);
+  const column = targets && oneColumn(targets) ? targets : undefined;
+  const grid = column ? undefined : targets;
   // Alike cells that are no targets (a row of weekday names) are words side by side, even where they touch.
-  const textCells = !grid && run?.some((cell) => cellLabel(cell).length > 1) ? new Set(run) : undefined;
+  const textCells = !targets && run?.some((cell) => cellLabel(cell).length > 1) ? new Set(run) : undefined;
   let gridWritten = false;
   // Label text next to its control repeats the control's name: say it once.
   const siblingNames = new Set<string>();
@@ -182,6 +189,11 @@ export function walk(nodes: Array<AriaNode | string>, ctx: WalkContext, out: Lin
       continue;
     }
     const { role } = node;
+
+    if (column?.has(node)) {
+      flushText(node);
+      if (part(node, ctx, out)) continue;
+    }
 
     if (grid?.has(node)) {
       if (!gridWritten) {

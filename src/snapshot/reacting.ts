@@ -123,7 +123,9 @@ export function part(node: AriaNode, outer: WalkContext, out: Line[]): boolean {
   const label = (node.name || (inside ? collectText(node, (child) => listedInside(child, ctx)) : node.text || collectText(node))).trim();
   if (!label) return false;
   const ref = node.ref!;
-  out.push(placed({ text: clickableLine(node, 'clickable', label, ownFacts(node, ctx), ctx), depth: ctx.depth, priority: Priority.Control, kind: 'clickable', ref }, node.box, ctx));
+  const facts = ownFacts(node, ctx);
+  const kind = facts?.clickable === 'drag' ? 'draggable' : 'clickable';
+  out.push(placed({ text: clickableLine(node, kind, label, facts, ctx), depth: ctx.depth, priority: Priority.Control, kind, ref }, node.box, ctx));
   if (inside) walk(node.children ?? [], { ...ctx, depth: ctx.depth + 1, container: ref, inClickable: true, controlsOnly: true }, out, node.box);
   return true;
 }

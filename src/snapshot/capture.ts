@@ -4,7 +4,7 @@
  * A viewport capture takes only the subtrees that reach the screen (region.ts) and counts the rest; other
  * scopes take the whole page. Three round trips either way: prepare (region, facts), capture, release.
  */
-import type { Frame, Page } from 'playwright-core';
+import type { Frame, Locator, Page } from 'playwright-core';
 import { HELD_KEY, leaving, readThroughNavigations } from './navigating.js';
 import { evaluateInPage } from '../inPage.js';
 import { collectPageFacts, releaseElements, type ElementFacts, type FactsArgs, type Overlay, type PageFacts, type PageMetrics } from './facts.js';
@@ -12,7 +12,8 @@ import { CHANGES_KEY, ownChanges, readableFrameDocuments } from './changes.js';
 import { LISTENERS_KEY } from './listeners.js';
 import { stage } from '../stages.js';
 import { within } from '../within.js';
-import { chooseRegion, ownRoots, type RegionArgs, type RegionTallies } from './region.js';
+import { chooseRegion, countedKinds, ownRoots, type RegionArgs, type RegionTallies } from './region.js';
+import { chooseMatches, chooseOpening, type MatchArgs, type OpeningArgs, type PortionRest } from './portion.js';
 import { hideLoadingFrames, labelFrames, type LoadingFrame } from './loadingFrames.js';
 import { hideBlankFrames, showBlankFrames, type BlankFramesArgs } from './blankFrames.js';
 
@@ -54,6 +55,10 @@ export interface CaptureRegion {
   roots: number;
   /** Elements in the whole document. */
   elements: number;
+  /** Set when a portion of a large page was taken instead of the viewport band (portion.ts): what it left out. */
+  rest?: PortionRest;
+  /** The stretch of the page (page y, px) a portion holds all of; none for find and ref portions, which hold scattered parts. */
+  span?: [number, number];
 }
 
 export interface Capture {
@@ -88,6 +93,8 @@ const MARKERS_KEY = 'mastra-browser-toolset.markers';
 
 const OWNER_ID = 'mastra-browser-toolset-region';
 
+const ELEMENT_KEY = 'mastra-browser-toolset.element';
+
 const BLANK_FRAMES: BlankFramesArgs = { attribute: 'data-mastra-browser-toolset-blank', key: 'mastra-browser-toolset.blankFrames' };
 
 function factsArgs(secretSelector: string, mark: boolean): FactsArgs {
@@ -97,6 +104,10 @@ function factsArgs(secretSelector: string, mark: boolean): FactsArgs {
 interface PrepareArgs {
   facts: FactsArgs;
   region?: RegionArgs;
+  opening?: OpeningArgs;
+  matches?: MatchArgs;
+  /** For a ref snapshot: the Symbol.for key the element was left under, and the size of a page captured whole all the same. */
+  element?: { key: string; elements: number };
   ownerId: string;
   changesKey: string;
   stoppedLoopKey: string;
@@ -108,6 +119,9 @@ type CaptureRoot = 'body' | 'root' | 'unparsed' | 'none';
 
 interface PrepareHelpers {
   chooseRegion: typeof chooseRegion;
+  chooseOpening: typeof chooseOpening;
+  chooseMatches: typeof chooseMatches;
+  countedKinds: typeof countedKinds;
   collectPageFacts: typeof collectPageFacts;
   ownRoots: typeof ownRoots;
   ownChanges: typeof ownChanges;
@@ -121,17 +135,32 @@ interface PrepareHelpers {
  */
 function prepareCapture(arg: PrepareArgs, helpers: PrepareHelpers) {
   return helpers.ownChanges(arg.changesKey, () => {
-    const region = arg.region ? helpers.chooseRegion(arg.region) : undefined;
+    const w = window as unknown as Record<symbol, unknown>;
+    const portion = arg.opening ? helpers.chooseOpening(arg.opening, helpers) : arg.matches ? helpers.chooseMatches(arg.matches, helpers) : undefined;
+    let region: { roots: Element[] | undefined; tallies: RegionTallies; elements: number; rest?: PortionRest } | undefined = portion
+      ? { ...portion, tallies: { above: {}, below: {}, beside: {} } }
+      : arg.region
+        ? helpers.chooseRegion(arg.region, helpers)
+        : undefined;
+    if (arg.element) {
+      // A ref snapshot on a large page: the element's own subtree (portion.ts).
+      const element = w[Symbol.for(arg.element.key)] as Element | undefined;
+      delete w[Symbol.for(arg.element.key)];
+      const total = document.getElementsByTagName('*').length;
+      if (element?.isConnected && total > arg.element.elements) region = { roots: [element], tallies: { above: {}, below: {}, beside: {} }, elements: total, rest: { tally: {} } };
+    }
     const roots = region?.roots;
     const facts = helpers.collectPageFacts(arg.facts, roots);
-    if (roots) (window as unknown as Record<symbol, unknown>)[Symbol.for(`${arg.facts.markersKey}.region`)] = helpers.ownRoots(roots, arg.ownerId);
+    if (roots) w[Symbol.for(`${arg.facts.markersKey}.region`)] = helpers.ownRoots(roots, arg.ownerId);
     // The page-wide capture waits for a body: an SVG file has none (its root is captured instead), nor has a
     // document just begun (`unparsed`: captured once it is parsed) or one stopped before its first element.
     const root: CaptureRoot = document.body ? 'body' : document.documentElement ? 'root' : document.readyState === 'loading' ? 'unparsed' : 'none';
-    const stoppedLoop = !!(window as unknown as Record<symbol, unknown>)[Symbol.for(arg.stoppedLoopKey)];
+    const stoppedLoop = !!w[Symbol.for(arg.stoppedLoopKey)];
     // Frames that show nothing are hidden for the capture: Playwright would build its helper in each (blankFrames.ts).
     const blankFrames = helpers.hideBlankFrames(arg.blankFrames, helpers);
-    return { ...facts, root, stoppedLoop, blankFrames, region: region && roots ? { tallies: region.tallies, roots: roots.length, elements: region.elements } : undefined };
+    const rest = region?.rest;
+    const span: [number, number] | undefined = !rest ? undefined : rest.top !== undefined ? [-Infinity, rest.top] : arg.opening ? [-Infinity, Infinity] : [Infinity, -Infinity];
+    return { ...facts, root, stoppedLoop, blankFrames, region: region && roots ? { tallies: region.tallies, roots: roots.length, elements: region.elements, ...(rest ? { rest, span } : {}) } : undefined };
   });
 }
 
@@ -182,8 +211,11 @@ export interface CaptureOptions {
   framesBeingParsed?: (page: Page) => Array<{ frame: Frame; host: string }>;
 }
 
-/** Only the part of the page around the viewport (region.ts); without it, the whole page. */
-export type CaptureScope = { region: RegionArgs } | { region?: undefined };
+/**
+ * Only the part of the page around the viewport (region.ts); on a large page, its top as far as a page-scope
+ * budget shows, the parts a find matches, or one element's subtree (portion.ts); without any, the whole page.
+ */
+export type CaptureScope = { region?: RegionArgs; opening?: OpeningArgs; matches?: MatchArgs; element?: { locator: Locator; elements: number } };
 
 /**
  * A snapshot taken while the page navigates loses its document; it is taken again on the next one, and a page
@@ -191,7 +223,7 @@ export type CaptureScope = { region: RegionArgs } | { region?: undefined };
  */
 export async function capturePage(page: Page, options: CaptureOptions = {}, scope: CaptureScope = {}): Promise<Capture> {
   const { value, held } = await readThroughNavigations(page, (watchLeaving) =>
-    captureOnce(page, options.secretSelector ?? '', scope.region, options.framesAwaitingDocument?.(page) ?? [], options.framesBeingParsed?.(page) ?? [], watchLeaving),
+    captureOnce(page, options.secretSelector ?? '', scope, options.framesAwaitingDocument?.(page) ?? [], options.framesBeingParsed?.(page) ?? [], watchLeaving),
   );
   return held ? { ...value, stoppedLoop: true } : value;
 }
@@ -199,7 +231,7 @@ export async function capturePage(page: Page, options: CaptureOptions = {}, scop
 async function captureOnce(
   page: Page,
   secretSelector: string,
-  region: RegionArgs | undefined,
+  scope: CaptureScope,
   awaiting: Array<{ frame: Frame; host: string }>,
   parsing: Array<{ frame: Frame; host: string }>,
   watchLeaving: boolean,
@@ -211,9 +243,9 @@ async function captureOnce(
   const shownInPart = parsing.filter(({ frame }) => !leftOut.has(frame));
   const naming = shownInPart.length ? labelFrames(shownInPart) : undefined;
   try {
-    let { capture, moved } = await captureShown(page, secretSelector, region, leftOut, hiding, watchLeaving);
+    let { capture, moved } = await captureShown(page, secretSelector, scope, leftOut, hiding, watchLeaving);
     // Facts find their nodes by box: when the layout moved between the two reads, take both again, once.
-    if (moved) ({ capture } = await stage('snapshot: again, the layout moved', () => captureShown(page, secretSelector, region, leftOut, hiding, watchLeaving)));
+    if (moved) ({ capture } = await stage('snapshot: again, the layout moved', () => captureShown(page, secretSelector, scope, leftOut, hiding, watchLeaving)));
     const left = await hiding;
     const part = await naming;
     return { ...capture, ...(left?.frames.length ? { loadingFrames: left.frames } : {}), ...(part?.length ? { partFrames: part } : {}) };
@@ -229,7 +261,7 @@ async function captureOnce(
 async function captureShown(
   page: Page,
   secretSelector: string,
-  region: RegionArgs | undefined,
+  scope: CaptureScope,
   leftOut: Set<Frame>,
   hidden: Promise<unknown> | undefined,
   watchLeaving: boolean,
@@ -237,12 +269,20 @@ async function captureShown(
   // Facts first: the script also prepares elements Playwright would otherwise give no node (facts.ts), and
   // for a viewport capture chooses the subtrees to take. Everything runs on the page's one main thread, so
   // doing the steps in turn costs only round trips.
+  const { region, opening, matches } = scope;
+  // The element of a ref snapshot is handed to the page's world under a key; one that is gone means the whole page.
+  const { elements } = scope.element ?? {};
+  const element = scope.element
+    ? await scope.element.locator
+        .evaluate((el, key) => void ((window as unknown as Record<symbol, unknown>)[Symbol.for(key)] = el), ELEMENT_KEY, { timeout: 2_000 })
+        .then(() => ({ key: ELEMENT_KEY, elements: elements! }), () => undefined)
+    : undefined;
   const facts = await stage('snapshot: region and facts (in page)', () =>
     evaluateInPage(
       page,
       prepareCapture,
-      { facts: factsArgs(secretSelector, true), region, ownerId: OWNER_ID, changesKey: CHANGES_KEY, stoppedLoopKey: HELD_KEY, blankFrames: BLANK_FRAMES },
-      { chooseRegion, collectPageFacts, ownRoots, ownChanges, hideBlankFrames, readableFrameDocuments },
+      { facts: factsArgs(secretSelector, true), region, opening, matches, element, ownerId: OWNER_ID, changesKey: CHANGES_KEY, stoppedLoopKey: HELD_KEY, blankFrames: BLANK_FRAMES },
+      { chooseRegion, chooseOpening, chooseMatches, countedKinds, collectPageFacts, ownRoots, ownChanges, hideBlankFrames, readableFrameDocuments },
     ),
   );
   await hidden;

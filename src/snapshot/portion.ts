@@ -1,0 +1,189 @@
+/**
+ * Portion: which part of a large page a page-scope, find or ref snapshot captures. Playwright's capture costs
+ * more per element the larger the document is (an input's labels are looked for in the whole document), so a
+ * whole-page capture of 50,000 elements takes tens of seconds, while a 4,000-token text shows a few hundred of
+ * them. A page no larger than the budget can use is captured whole, as always; on a larger one:
+ * - scope "page" takes the page from the top, in document order, as far as the budget could show (with room to
+ *   spare) and counts the rest by kind, so the text lists what a whole capture cut to the budget would list.
+ *   From the top, not from the viewport: the budget keeps lines in page order, and the viewport scope already
+ *   shows the page from where it is scrolled.
+ * - find searches the page's text, names, values and addresses in the page first, and captures only the
+ *   small parts around the matches, with the heading before each.
+ * - a ref captures that element's subtree.
+ * The parts taken are captured through the same hidden owner as a viewport region (region.ts, capture.ts).
+ *
+ * Everything here runs in the page (see inPage.ts); `countedKinds` comes in as a helper.
+ */
+import type { countedKinds, Tally } from './region.js';
+
+export interface OpeningArgs {
+  /** Controls and headings to take: more than the budget can show, as each line costs a few tokens at least. */
+  lines: number;
+  /** Elements to take at most, and the size of a page captured whole. */
+  elements: number;
+  /** Parts of at most this many elements are taken whole, so that the cut falls between list items or forms. */
+  limit: number;
+}
+
+export interface MatchArgs {
+  /** The text searched for, lower case. */
+  query: string;
+  /** Matches to capture at most; the rest are counted. */
+  matches: number;
+  /** The size of a page captured whole (and searched by the text format). */
+  elements: number;
+  /** A match is captured with its surroundings up to this many elements (its list item, its label, its row). */
+  limit: number;
+}
+
+/** What a portion left out: counted by kind, and where the first of it is. */
+export interface PortionRest {
+  tally: Tally;
+  /** Page y (px) of the first element left out, for scope "page". */
+  top?: number;
+  /** For find: matches found in the page, and how many of them were captured. */
+  matches?: { found: number; captured: number };
+}
+
+interface Helpers {
+  countedKinds: typeof countedKinds;
+}
+
+/**
+ * Runs in the page. For scope "page": the subtrees from the top of the body up to where `lines` controls and
+ * headings or `elements` elements have been passed, and the rest counted by kind; no roots on a page of at most
+ * `elements` elements (captured whole).
+ */
+export function chooseOpening(args: OpeningArgs, helpers: Helpers): { roots: Element[] | undefined; elements: number; rest: PortionRest } {
+  const total = document.getElementsByTagName('*').length;
+  const rest: PortionRest = { tally: {} };
+  const body = document.body;
+  if (!body || total <= args.elements) return { roots: undefined, elements: total, rest };
+  const { selector, kindOf } = helpers.countedKinds();
+  const walker = document.createTreeWalker(body, NodeFilter.SHOW_ELEMENT);
+  let elements = 0;
+  let lines = 0;
+  let cut: Element | undefined;
+  while (walker.nextNode()) {
+    const el = walker.currentNode as Element;
+    if (++elements > args.elements || (el.matches(selector) && ++lines > args.lines)) {
+      cut = el;
+      break;
+    }
+  }
+  if (!cut) return { roots: undefined, elements: total, rest };
+  // Cut before the largest small part the element starts or sits in: a list item or a form is taken whole or not at all.
+  const size = (el: Element) => {
+    let count = 0;
+    const inner = document.createTreeWalker(el, NodeFilter.SHOW_ELEMENT);
+    while (inner.nextNode()) if (++count > args.limit) return Infinity;
+    return count;
+  };
+  while (cut.parentElement && cut.parentElement !== body && size(cut.parentElement) <= args.limit) cut = cut.parentElement;
+  // What comes before the cut, as few subtrees as possible: its earlier siblings and those of its ancestors.
+  const levels: Element[][] = [];
+  const SKIP = new Set(['SCRIPT', 'STYLE', 'TEMPLATE', 'NOSCRIPT', 'LINK', 'META']);
+  for (let el: Element = cut; el.parentElement && el !== body; el = el.parentElement) {
+    const level: Element[] = [];
+    for (let sib = el.parentElement.firstElementChild; sib && sib !== el; sib = sib.nextElementSibling) if (!SKIP.has(sib.tagName)) level.push(sib);
+    levels.unshift(level);
+  }
+  const roots = levels.flat();
+  // The rest, counted: the controls the cut sits inside (not captured either), then the cut and everything
+  // after it, level by level, which is document order; no element is compared with another for its position.
+  let top: number | undefined;
+  // Shown or not from style alone, which is cheaper than a box per element; the first one shown gives its place.
+  const count = (el: Element, first: boolean) => {
+    if (!el.checkVisibility()) return;
+    if (first && top === undefined) top = el.getBoundingClientRect().top + scrollY;
+    const kind = kindOf(el);
+    rest.tally[kind] = (rest.tally[kind] ?? 0) + 1;
+  };
+  for (let el = cut.parentElement; el && el !== body; el = el.parentElement) if (el.matches(selector)) count(el, false);
+  for (let el: Element | null = cut; el && el !== body; el = el.parentElement) {
+    for (let sib: Element | null = el === cut ? cut : el.nextElementSibling; sib; sib = sib.nextElementSibling) {
+      if (sib.matches(selector)) count(sib, true);
+      for (const inner of sib.querySelectorAll(selector)) count(inner, true);
+    }
+  }
+  rest.top = top;
+  // Open dialogs are always listed, wherever they sit.
+  for (const dialog of body.querySelectorAll('dialog[open], [role=dialog], [role=alertdialog], [aria-modal=true]')) {
+    if (dialog.checkVisibility() && !roots.some((root) => root.contains(dialog))) roots.push(dialog);
+  }
+  return { roots, elements: total, rest };
+}
+
+/**
+ * Runs in the page. For find: the parts of the page whose text, accessible name, value or address contains the
+ * query, each with its surroundings and the heading before it, the first `matches` of them; no roots on a page
+ * of at most `elements` elements (searched whole by the formatter).
+ */
+export function chooseMatches(args: MatchArgs, helpers: Helpers): { roots: Element[] | undefined; elements: number; rest: PortionRest } {
+  const total = document.getElementsByTagName('*').length;
+  const body = document.body;
+  if (!body || total <= args.elements) return { roots: undefined, elements: total, rest: { tally: {} } };
+  const { selector, kindOf } = helpers.countedKinds();
+  const query = args.query;
+  const has = (text: string | null | undefined) => !!text && text.toLowerCase().includes(query);
+  const found = new Set<Element>();
+  const texts = document.createTreeWalker(body, NodeFilter.SHOW_TEXT);
+  while (texts.nextNode()) {
+    const parent = texts.currentNode.parentElement;
+    if (parent && has(texts.currentNode.nodeValue) && !['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE'].includes(parent.tagName)) found.add(parent);
+  }
+  // What the text shows besides text: names given in attributes, field values, link addresses, and the kind itself ("checkbox").
+  const NAMED = '[aria-label], [title], [placeholder], [alt], a[href], input, textarea, select, [role]';
+  for (const el of body.querySelectorAll(NAMED)) {
+    if (found.has(el)) continue;
+    const value = el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement ? el.value : '';
+    if (has(el.getAttribute('aria-label')) || has(el.getAttribute('title')) || has(el.getAttribute('placeholder')) || has(el.getAttribute('alt')) || has(el.getAttribute('href')) || has(value)) found.add(el);
+    else if (el.matches(selector) && has(kindOf(el))) found.add(el);
+  }
+  const visible = [...found].filter((el) => el.checkVisibility());
+  visible.sort((a, b) => (a === b ? 0 : a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+  const size = (el: Element) => {
+    let count = 0;
+    const inner = document.createTreeWalker(el, NodeFilter.SHOW_ELEMENT);
+    while (inner.nextNode()) if (++count > args.limit) return Infinity;
+    return count;
+  };
+  const isHeading = (el: Element) => /^H[1-6]$/.test(el.tagName) || el.getAttribute('role') === 'heading';
+  const roots: Element[] = [];
+  // The heading before each match, looked for backwards as far as the previous match only: one pass in all.
+  const back = document.createTreeWalker(body, NodeFilter.SHOW_ELEMENT);
+  let heading: Element | undefined;
+  let previous: Element | undefined;
+  const taken = visible.slice(0, args.matches);
+  for (const match of taken) {
+    // Text straight inside a large container (a page's body) would cost a capture of all of it: counted only.
+    if (size(match) > args.limit) continue;
+    back.currentNode = match;
+    while (back.previousNode() && back.currentNode !== previous) {
+      if (isHeading(back.currentNode as Element)) {
+        heading = back.currentNode as Element;
+        break;
+      }
+    }
+    previous = match;
+    let root = match;
+    while (root.parentElement && root.parentElement !== body && size(root.parentElement) <= args.limit) root = root.parentElement;
+    if (heading && !heading.contains(root) && !root.contains(heading)) roots.push(heading);
+    roots.push(root);
+  }
+  // In document order, each once, none inside another.
+  roots.sort((a, b) => (a === b ? 0 : a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+  const kept: Element[] = [];
+  for (const el of roots) {
+    const last = kept[kept.length - 1];
+    if (last && last.contains(el)) continue;
+    while (kept.length && el.contains(kept[kept.length - 1]!)) kept.pop();
+    kept.push(el);
+  }
+  const tally: Tally = {};
+  for (const el of visible.slice(args.matches)) {
+    const kind = el.matches(selector) ? kindOf(el) : 'text';
+    tally[kind] = (tally[kind] ?? 0) + 1;
+  }
+  return { roots: kept, elements: total, rest: { tally, matches: { found: visible.length, captured: taken.length } } };
+}

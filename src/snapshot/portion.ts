@@ -182,7 +182,9 @@ export function chooseMatches(args: MatchArgs, helpers: Helpers): { roots: Eleme
   }
   const tally: Tally = {};
   for (const el of visible.slice(args.matches)) {
-    const kind = el.matches(selector) ? kindOf(el) : 'text';
+    // Named by the control it is or is in (a label's text counts as its checkbox), else as text.
+    const control = el.closest(selector) ?? el.querySelector(selector);
+    const kind = control ? kindOf(control) : 'text';
     tally[kind] = (tally[kind] ?? 0) + 1;
   }
   return { roots: kept, elements: total, rest: { tally, matches: { found: visible.length, captured: taken.length } } };

@@ -89,12 +89,17 @@ export function chooseOpening(args: OpeningArgs, helpers: Helpers): { roots: Ele
     levels.unshift(level);
   }
   const roots = levels.flat();
+  // Open dialogs are always listed, wherever they sit (one holding the cut would be most of the page: not that one).
+  const dialogs: Element[] = [];
+  for (const dialog of body.querySelectorAll('dialog[open], [role=dialog], [role=alertdialog], [aria-modal=true]')) {
+    if (!dialog.contains(cut) && dialog.checkVisibility() && !roots.some((root) => root.contains(dialog))) dialogs.push(dialog);
+  }
   // The rest, counted: the controls the cut sits inside (not captured either), then the cut and everything
   // after it, level by level, which is document order; no element is compared with another for its position.
   let top: number | undefined;
   // Shown or not from style alone, which is cheaper than a box per element; the first one shown gives its place.
   const count = (el: Element, first: boolean) => {
-    if (!el.checkVisibility()) return;
+    if (!el.checkVisibility() || (dialogs.length && dialogs.some((dialog) => dialog.contains(el)))) return;
     if (first && top === undefined) top = el.getBoundingClientRect().top + scrollY;
     const kind = kindOf(el);
     rest.tally[kind] = (rest.tally[kind] ?? 0) + 1;
@@ -107,10 +112,7 @@ export function chooseOpening(args: OpeningArgs, helpers: Helpers): { roots: Ele
     }
   }
   rest.top = top;
-  // Open dialogs are always listed, wherever they sit.
-  for (const dialog of body.querySelectorAll('dialog[open], [role=dialog], [role=alertdialog], [aria-modal=true]')) {
-    if (dialog.checkVisibility() && !roots.some((root) => root.contains(dialog))) roots.push(dialog);
-  }
+  roots.push(...dialogs);
   return { roots, elements: total, rest };
 }
 

@@ -256,7 +256,7 @@ function leftUnread(capture: Capture, options: FormatOptions): Unread | undefine
   if (options.scope !== 'page' || options.ref || options.find || !rest || rest.top === undefined) return undefined;
   return {
     counts: new Map(Object.entries(rest.tally)),
-    note: `the page was read from the top to ${px(rest.top)}, the rest counted. To reach what lies further down: find to search the whole page, scroll there and take a snapshot, a ref to expand one part, or a larger maxTokens`,
+    note: `read from the top to ${px(rest.top)}, the rest counted. Use find to search the whole page, or scroll there, a ref to expand one part, a larger maxTokens`,
   };
 }
 
@@ -284,7 +284,7 @@ function applyBudget(lines: Line[], keep: boolean[], header: string[], footer: s
     // Lines are kept from the most useful down (priority, then page order) while they fit, so only the lines
     // returned and the first one that does not fit are tokenized, however long the page is.
     const fixed = countTokens(header.join('\n')) + countTokens(footer.join('\n')) + 2;
-    const noteReserve = unread ? 90 : 40;
+    const noteReserve = unread ? 70 : 40;
     const order = lines
       .map((line, i) => ({ line, i }))
       .filter(({ i }) => keep[i])

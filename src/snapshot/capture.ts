@@ -1,8 +1,9 @@
 /**
  * Capture: Playwright's ai-mode aria snapshot (with element boxes) plus the page facts it does not carry
  * (facts.ts: scroll position, field kinds, elements that react to script handlers, icons, overlays).
- * A viewport capture takes only the subtrees that reach the screen (region.ts) and counts the rest; other
- * scopes take the whole page. Three round trips either way: prepare (region, facts), capture, release.
+ * A viewport capture takes only the subtrees that reach the screen (region.ts) and counts the rest; on a large
+ * page the other scopes take only what they can show (portion.ts), and on others the whole page. Three round
+ * trips either way: prepare (region, facts), capture, release.
  */
 import type { Frame, Locator, Page } from 'playwright-core';
 import { HELD_KEY, leaving, readThroughNavigations } from './navigating.js';
@@ -13,7 +14,7 @@ import { LISTENERS_KEY } from './listeners.js';
 import { stage } from '../stages.js';
 import { within } from '../within.js';
 import { chooseRegion, countedKinds, ownRoots, type RegionArgs, type RegionTallies } from './region.js';
-import { chooseMatches, chooseOpening, type MatchArgs, type OpeningArgs, type PortionRest } from './portion.js';
+import { chooseMatches, chooseOpening, choosePortion, handElement, type MatchArgs, type OpeningArgs, type PortionArgs, type PortionRest } from './portion.js';
 import { hideLoadingFrames, labelFrames, type LoadingFrame } from './loadingFrames.js';
 import { hideBlankFrames, showBlankFrames, type BlankFramesArgs } from './blankFrames.js';
 
@@ -104,10 +105,7 @@ function factsArgs(secretSelector: string, mark: boolean): FactsArgs {
 interface PrepareArgs {
   facts: FactsArgs;
   region?: RegionArgs;
-  opening?: OpeningArgs;
-  matches?: MatchArgs;
-  /** For a ref snapshot: the Symbol.for key the element was left under, and the size of a page captured whole all the same. */
-  element?: { key: string; elements: number };
+  portion?: PortionArgs;
   ownerId: string;
   changesKey: string;
   stoppedLoopKey: string;
@@ -119,6 +117,7 @@ type CaptureRoot = 'body' | 'root' | 'unparsed' | 'none';
 
 interface PrepareHelpers {
   chooseRegion: typeof chooseRegion;
+  choosePortion: typeof choosePortion;
   chooseOpening: typeof chooseOpening;
   chooseMatches: typeof chooseMatches;
   countedKinds: typeof countedKinds;
@@ -136,19 +135,8 @@ interface PrepareHelpers {
 function prepareCapture(arg: PrepareArgs, helpers: PrepareHelpers) {
   return helpers.ownChanges(arg.changesKey, () => {
     const w = window as unknown as Record<symbol, unknown>;
-    const portion = arg.opening ? helpers.chooseOpening(arg.opening, helpers) : arg.matches ? helpers.chooseMatches(arg.matches, helpers) : undefined;
-    let region: { roots: Element[] | undefined; tallies: RegionTallies; elements: number; rest?: PortionRest } | undefined = portion
-      ? { ...portion, tallies: { above: {}, below: {}, beside: {} } }
-      : arg.region
-        ? helpers.chooseRegion(arg.region, helpers)
-        : undefined;
-    if (arg.element) {
-      // A ref snapshot on a large page: the element's own subtree (portion.ts).
-      const element = w[Symbol.for(arg.element.key)] as Element | undefined;
-      delete w[Symbol.for(arg.element.key)];
-      const total = document.getElementsByTagName('*').length;
-      if (element?.isConnected && total > arg.element.elements) region = { roots: [element], tallies: { above: {}, below: {}, beside: {} }, elements: total, rest: { tally: {} } };
-    }
+    const portion = arg.portion ? helpers.choosePortion(arg.portion, helpers) : undefined;
+    const region = portion?.roots ? portion : arg.region ? helpers.chooseRegion(arg.region, helpers) : undefined;
     const roots = region?.roots;
     const facts = helpers.collectPageFacts(arg.facts, roots);
     if (roots) w[Symbol.for(`${arg.facts.markersKey}.region`)] = helpers.ownRoots(roots, arg.ownerId);
@@ -158,9 +146,8 @@ function prepareCapture(arg: PrepareArgs, helpers: PrepareHelpers) {
     const stoppedLoop = !!w[Symbol.for(arg.stoppedLoopKey)];
     // Frames that show nothing are hidden for the capture: Playwright would build its helper in each (blankFrames.ts).
     const blankFrames = helpers.hideBlankFrames(arg.blankFrames, helpers);
-    const rest = region?.rest;
-    const span: [number, number] | undefined = !rest ? undefined : rest.top !== undefined ? [-Infinity, rest.top] : arg.opening ? [-Infinity, Infinity] : [Infinity, -Infinity];
-    return { ...facts, root, stoppedLoop, blankFrames, region: region && roots ? { tallies: region.tallies, roots: roots.length, elements: region.elements, ...(rest ? { rest, span } : {}) } : undefined };
+    const part = region === portion ? { rest: portion!.rest, span: portion!.span } : {};
+    return { ...facts, root, stoppedLoop, blankFrames, region: region && roots ? { tallies: region.tallies, roots: roots.length, elements: region.elements, ...part } : undefined };
   });
 }
 
@@ -270,19 +257,14 @@ async function captureShown(
   // for a viewport capture chooses the subtrees to take. Everything runs on the page's one main thread, so
   // doing the steps in turn costs only round trips.
   const { region, opening, matches } = scope;
-  // The element of a ref snapshot is handed to the page's world under a key; one that is gone means the whole page.
-  const { elements } = scope.element ?? {};
-  const element = scope.element
-    ? await scope.element.locator
-        .evaluate((el, key) => void ((window as unknown as Record<symbol, unknown>)[Symbol.for(key)] = el), ELEMENT_KEY, { timeout: 2_000 })
-        .then(() => ({ key: ELEMENT_KEY, elements: elements! }), () => undefined)
-    : undefined;
+  const element = scope.element ? await handElement(scope.element.locator, ELEMENT_KEY, scope.element.elements) : undefined;
+  const portion: PortionArgs | undefined = opening || matches || element ? { opening, matches, element } : undefined;
   const facts = await stage('snapshot: region and facts (in page)', () =>
     evaluateInPage(
       page,
       prepareCapture,
-      { facts: factsArgs(secretSelector, true), region, opening, matches, element, ownerId: OWNER_ID, changesKey: CHANGES_KEY, stoppedLoopKey: HELD_KEY, blankFrames: BLANK_FRAMES },
-      { chooseRegion, chooseOpening, chooseMatches, countedKinds, collectPageFacts, ownRoots, ownChanges, hideBlankFrames, readableFrameDocuments },
+      { facts: factsArgs(secretSelector, true), region, portion, ownerId: OWNER_ID, changesKey: CHANGES_KEY, stoppedLoopKey: HELD_KEY, blankFrames: BLANK_FRAMES },
+      { chooseRegion, choosePortion, chooseOpening, chooseMatches, countedKinds, collectPageFacts, ownRoots, ownChanges, hideBlankFrames, readableFrameDocuments },
     ),
   );
   await hidden;

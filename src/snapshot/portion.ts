@@ -14,7 +14,8 @@
  *
  * Everything here runs in the page (see inPage.ts); `countedKinds` comes in as a helper.
  */
-import type { countedKinds, Tally } from './region.js';
+import type { Locator } from 'playwright-core';
+import type { countedKinds, RegionTallies, Tally } from './region.js';
 
 export interface OpeningArgs {
   /** Controls and headings to take: more than the budget can show, as each line costs a few tokens at least. */
@@ -47,6 +48,50 @@ export interface PortionRest {
 
 interface Helpers {
   countedKinds: typeof countedKinds;
+}
+
+/** What a portion capture asks the page for: one of the three. */
+export interface PortionArgs {
+  opening?: OpeningArgs;
+  matches?: MatchArgs;
+  /** For a ref: the Symbol.for key `handElement` left the element under, and the size of a page captured whole all the same. */
+  element?: { key: string; elements: number };
+}
+
+/** A portion chosen in the page: its roots (none: capture the whole page), what it left out, and the stretch it holds. */
+export interface Portion {
+  roots: Element[] | undefined;
+  elements: number;
+  rest: PortionRest;
+  /** Page y (px) the portion holds all of: to where the opening stopped; nothing whole for find or a ref's element. */
+  span: [number, number];
+  /** Empty: a portion counts what it left out in `rest`, not by side of the screen. */
+  tallies: RegionTallies;
+}
+
+/** Leaves a ref's element where the page's own world finds it (`choosePortion`); undefined when it is gone. */
+export function handElement(locator: Locator, key: string, elements: number): Promise<PortionArgs['element']> {
+  return locator
+    .evaluate((el, symbol) => void ((window as unknown as Record<symbol, unknown>)[Symbol.for(symbol)] = el), key, { timeout: 2_000 })
+    .then(() => ({ key, elements }), () => undefined);
+}
+
+/** Runs in the page: the portion `args` asks for (see the three choosers below). */
+export function choosePortion(args: PortionArgs, helpers: Helpers & { chooseOpening: typeof chooseOpening; chooseMatches: typeof chooseMatches }): Portion {
+  const tallies = { above: {}, below: {}, beside: {} };
+  if (args.element) {
+    const w = window as unknown as Record<symbol, Element | undefined>;
+    const element = w[Symbol.for(args.element.key)];
+    delete w[Symbol.for(args.element.key)];
+    const total = document.getElementsByTagName('*').length;
+    const roots = element?.isConnected && total > args.element.elements ? [element] : undefined;
+    return { roots, elements: total, rest: { tally: {} }, span: [Infinity, -Infinity], tallies };
+  }
+  if (args.opening) {
+    const chosen = helpers.chooseOpening(args.opening, helpers);
+    return { ...chosen, span: [-Infinity, chosen.rest.top ?? Infinity], tallies };
+  }
+  return { ...helpers.chooseMatches(args.matches!, helpers), span: [Infinity, -Infinity], tallies };
 }
 
 /**

@@ -146,7 +146,7 @@ function prepareCapture(arg: PrepareArgs, helpers: PrepareHelpers) {
     const stoppedLoop = !!w[Symbol.for(arg.stoppedLoopKey)];
     // Frames that show nothing are hidden for the capture: Playwright would build its helper in each (blankFrames.ts).
     const blankFrames = helpers.hideBlankFrames(arg.blankFrames, helpers);
-    const part = region === portion ? { rest: portion!.rest, span: portion!.span } : {};
+    const part = portion && region === portion ? { rest: portion.rest, span: portion.span } : {};
     return { ...facts, root, stoppedLoop, blankFrames, region: region && roots ? { tallies: region.tallies, roots: roots.length, elements: region.elements, ...part } : undefined };
   });
 }

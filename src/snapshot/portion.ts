@@ -84,7 +84,10 @@ export function choosePortion(args: PortionArgs, helpers: Helpers & { chooseOpen
     const element = w[Symbol.for(args.element.key)];
     delete w[Symbol.for(args.element.key)];
     const total = document.getElementsByTagName('*').length;
-    const roots = element?.isConnected && total > args.element.elements ? [element] : undefined;
+    // An element inside a shadow root is captured through its outermost host, which the page's ids can name.
+    let at = element;
+    for (let root = at?.getRootNode(); at && root instanceof ShadowRoot; root = at.getRootNode()) at = root.host;
+    const roots = at?.isConnected && total > args.element.elements ? [at] : undefined;
     return { roots, elements: total, rest: { tally: {} }, span: [Infinity, -Infinity], tallies };
   }
   if (args.opening) {
@@ -173,22 +176,43 @@ export function chooseMatches(args: MatchArgs, helpers: Helpers): { roots: Eleme
   const { selector, kindOf } = helpers.countedKinds();
   const query = args.query;
   const has = (text: string | null | undefined) => !!text && text.toLowerCase().includes(query);
-  const found = new Set<Element>();
-  const texts = document.createTreeWalker(body, NodeFilter.SHOW_TEXT);
-  while (texts.nextNode()) {
-    const parent = texts.currentNode.parentElement;
-    if (parent && has(texts.currentNode.nodeValue) && !['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE'].includes(parent.tagName)) found.add(parent);
-  }
-  // What the text shows besides text: names given in attributes, field values, link addresses, and the kind itself ("checkbox").
+  // One walk in document order, into open shadow roots as Playwright's capture goes: text, then what an
+  // element shows besides text (names given in attributes, field values, link addresses, its kind: "checkbox").
   const NAMED = '[aria-label], [title], [placeholder], [alt], a[href], input, textarea, select, [role]';
-  for (const el of body.querySelectorAll(NAMED)) {
-    if (found.has(el)) continue;
-    const value = el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement ? el.value : '';
-    if (has(el.getAttribute('aria-label')) || has(el.getAttribute('title')) || has(el.getAttribute('placeholder')) || has(el.getAttribute('alt')) || has(el.getAttribute('href')) || has(value)) found.add(el);
-    else if (el.matches(selector) && has(kindOf(el))) found.add(el);
-  }
-  const visible = [...found].filter((el) => el.checkVisibility());
-  visible.sort((a, b) => (a === b ? 0 : a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+  const SILENT = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE']);
+  const found: Element[] = [];
+  const seen = new Set<Element>();
+  const add = (el: Element) => {
+    if (seen.has(el)) return;
+    seen.add(el);
+    found.push(el);
+  };
+  const search = (root: Node) => {
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
+    while (walker.nextNode()) {
+      const node = walker.currentNode;
+      if (node.nodeType === Node.TEXT_NODE) {
+        const parent = node.parentElement;
+        if (parent && has(node.nodeValue) && !SILENT.has(parent.tagName)) add(parent);
+        continue;
+      }
+      const el = node as Element;
+      if (el.matches(NAMED)) {
+        const value = el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement ? el.value : '';
+        const named = ['aria-label', 'title', 'placeholder', 'alt', 'href'].some((name) => has(el.getAttribute(name)));
+        if (named || has(value) || (el.matches(selector) && has(kindOf(el)))) add(el);
+      }
+      if (el.shadowRoot) search(el.shadowRoot);
+    }
+  };
+  search(body);
+  const visible = found.filter((el) => el.checkVisibility());
+  // A match inside a shadow root is captured through its outermost host, which the page's ids can name.
+  const inDocument = (el: Element) => {
+    let at = el;
+    for (let root = at.getRootNode(); root instanceof ShadowRoot; root = at.getRootNode()) at = root.host;
+    return at;
+  };
   const size = (el: Element) => {
     let count = 0;
     const inner = document.createTreeWalker(el, NodeFilter.SHOW_ELEMENT);
@@ -202,9 +226,16 @@ export function chooseMatches(args: MatchArgs, helpers: Helpers): { roots: Eleme
   let heading: Element | undefined;
   let previous: Element | undefined;
   const taken = visible.slice(0, args.matches);
-  for (const match of taken) {
+  let pushedHeading: Element | undefined;
+  const counted: Element[] = [];
+  for (const found of taken) {
+    const match = inDocument(found);
+    if (match === previous) continue; // in the same shadow host as the one before
     // Text straight inside a large container (a page's body) would cost a capture of all of it: counted only.
-    if (size(match) > args.limit) continue;
+    if (size(match) > args.limit) {
+      counted.push(found);
+      continue;
+    }
     back.currentNode = match;
     while (back.previousNode() && back.currentNode !== previous) {
       if (isHeading(back.currentNode as Element)) {
@@ -215,11 +246,10 @@ export function chooseMatches(args: MatchArgs, helpers: Helpers): { roots: Eleme
     previous = match;
     let root = match;
     while (root.parentElement && root.parentElement !== body && size(root.parentElement) <= args.limit) root = root.parentElement;
-    if (heading && !heading.contains(root) && !root.contains(heading)) roots.push(heading);
+    if (heading && heading !== pushedHeading && !heading.contains(root) && !root.contains(heading)) roots.push((pushedHeading = heading));
     roots.push(root);
   }
-  // In document order, each once, none inside another.
-  roots.sort((a, b) => (a === b ? 0 : a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+  // Each once, none inside another; they come in document order already.
   const kept: Element[] = [];
   for (const el of roots) {
     const last = kept[kept.length - 1];
@@ -228,11 +258,11 @@ export function chooseMatches(args: MatchArgs, helpers: Helpers): { roots: Eleme
     kept.push(el);
   }
   const tally: Tally = {};
-  for (const el of visible.slice(args.matches)) {
+  for (const el of [...counted, ...visible.slice(args.matches)]) {
     // Named by the control it is or is in (a label's text counts as its checkbox), else as text.
     const control = el.closest(selector) ?? el.querySelector(selector);
     const kind = control ? kindOf(control) : 'text';
     tally[kind] = (tally[kind] ?? 0) + 1;
   }
-  return { roots: kept, elements: total, rest: { tally, matches: { found: visible.length, captured: taken.length } } };
+  return { roots: kept, elements: total, rest: { tally, matches: { found: visible.length, captured: taken.length - counted.length } } };
 }

@@ -62,4 +62,16 @@ describe('a page of 50,000 controls', () => {
     expect(part.ok, JSON.stringify(part.error)).toBe(true);
     expect(part.snapshot).toContain(`${link} link "Item ${N - 4}"`);
   });
+
+  it('finds and acts on a control drawn in a shadow root at the end of a large page', { timeout: 120_000 }, async () => {
+    const opened = await call(env.browser, 'browser_navigate', { url: env.server.url('/fixtures/generated.html?n=10000&shadow=1') });
+    expect(opened.ok, JSON.stringify(opened.error)).toBe(true);
+    const found = await call(env.browser, 'browser_snapshot', { find: 'pay in shadow' });
+    expect(found.ok, JSON.stringify(found.error)).toBe(true);
+    expect(found.snapshot).toMatch(/find "pay in shadow": 1 match/);
+    const clicked = await call(env.browser, 'browser_click', { ref: refBy(found.snapshot, 'button "Pay in shadow"') });
+    expect(clicked.ok, JSON.stringify(clicked.error)).toBe(true);
+    const page = await env.browser.page();
+    expect(await page.locator('#pay').textContent()).toBe('Paid');
+  });
 });

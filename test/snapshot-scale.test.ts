@@ -63,6 +63,18 @@ describe('a page of 50,000 controls', () => {
     expect(part.snapshot).toContain(`${link} link "Item ${N - 4}"`);
   });
 
+  it('reads past a closed menu of thousands of links to what the page shows', { timeout: 120_000 }, async () => {
+    const opened = await call(env.browser, 'browser_navigate', { url: env.server.url('/fixtures/generated.html?n=4000&hidden=10000') });
+    expect(opened.ok, JSON.stringify(opened.error)).toBe(true);
+    const page = await call(env.browser, 'browser_snapshot', { scope: 'page' });
+    expect(page.ok, JSON.stringify(page.error)).toBe(true);
+    expect(page.tokens).toBeLessThanOrEqual(4_000);
+    expect(page.snapshot).toContain('link "Item 0"');
+    expect(page.snapshot).not.toContain('Department');
+    const listed = (page.snapshot as string).match(/^\s*(?:f\d+)?e\d+ button "Buy \d+"/gm)?.length ?? 0;
+    expect(listed).toBeGreaterThan(50);
+  });
+
   it('finds and acts on a control drawn in a shadow root at the end of a large page', { timeout: 120_000 }, async () => {
     const opened = await call(env.browser, 'browser_navigate', { url: env.server.url('/fixtures/generated.html?n=10000&shadow=1') });
     expect(opened.ok, JSON.stringify(opened.error)).toBe(true);

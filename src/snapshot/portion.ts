@@ -108,7 +108,9 @@ export function chooseOpening(args: OpeningArgs, helpers: Helpers): { roots: Ele
   const body = document.body;
   if (!body || total <= args.elements) return { roots: undefined, elements: total, rest };
   const { selector, kindOf } = helpers.countedKinds();
-  const walker = document.createTreeWalker(body, NodeFilter.SHOW_ELEMENT);
+  // Hidden parts (a closed menu of thousands of links) show nothing and cost the capture little: not counted.
+  const shown = (el: Element) => el.checkVisibility() || getComputedStyle(el).display === 'contents';
+  const walker = document.createTreeWalker(body, NodeFilter.SHOW_ELEMENT, { acceptNode: (node) => (shown(node as Element) ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_REJECT) });
   let elements = 0;
   let lines = 0;
   let cut: Element | undefined;

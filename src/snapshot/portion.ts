@@ -7,12 +7,13 @@
  *   spare) and counts the rest by kind, so the text lists what a whole capture cut to the budget would list.
  *   From the top, not from the viewport: the budget keeps lines in page order, and the viewport scope already
  *   shows the page from where it is scrolled.
- * - find searches the page's text, names, values and addresses in the page first, and captures only the
- *   small parts around the matches, with the heading before each.
+ *   Hidden parts (a closed menu) are passed over: they show nothing and cost the capture little.
+ * - find searches the page's text, names, values and addresses in the page first (open shadow roots too), and
+ *   captures only the small parts around the first matches, with the heading before each; the rest are counted.
  * - a ref captures that element's subtree.
  * The parts taken are captured through the same hidden owner as a viewport region (region.ts, capture.ts).
  *
- * Everything here runs in the page (see inPage.ts); `countedKinds` comes in as a helper.
+ * The choosers run in the page (see inPage.ts), with `countedKinds` as a helper; `handElement` runs here.
  */
 import type { Locator } from 'playwright-core';
 import type { countedKinds, RegionTallies, Tally } from './region.js';

@@ -19,7 +19,9 @@ import { fileURLToPath } from 'node:url';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { recordStages, stopRecordingStages } from '../src/stages.js';
 import { median } from './stats.js';
-import { createSystems, OURS_DEFAULT, type SnapshotSystem } from './systems.js';
+import { BrowserToolset } from '../src/index.js';
+import { CHROMIUM, createSystems, NAVIGATION_TIMEOUT, OURS_DEFAULT, VIEWPORT, type SnapshotSystem } from './systems.js';
+import { OFFLINE_ARGS } from '../test/helpers/server.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -99,6 +101,46 @@ for (const n of SIZES) {
   }
 }
 for (const system of systems) await system.close();
+
+/**
+ * Ours beyond the first step: on the same pages, navigate, then `browser_snapshot {scope: 'page'}` and a `find`
+ * of the last link, each with the default budget, each timed as one call with its stages. A page-scope snapshot
+ * is cut to its budget whatever the page's size, so its time should not grow with the page either.
+ */
+interface PageScopeRun {
+  navigate: Step;
+  page: Step;
+  find: Step & { found?: boolean };
+}
+const pageScope = new Map<number, PageScopeRun>();
+if (SYSTEMS.includes(OURS_DEFAULT)) {
+  // A minute per call, not the 20 s of the step above: a slow call is measured rather than cut off.
+  const toolset = new BrowserToolset({ executablePath: CHROMIUM, args: OFFLINE_ARGS, viewport: VIEWPORT, navigationTimeout: 60_000 });
+  const timed = async (tool: 'browser_navigate' | 'browser_snapshot', input: object): Promise<Step & { text: string }> => {
+    const stages = recordStages();
+    const start = performance.now();
+    try {
+      const result = (await toolset.tools[tool].execute!(input as never, {} as never)) as Record<string, unknown>;
+      const ms = performance.now() - start;
+      if (result.ok !== true) return { ms, tokens: 0, error: JSON.stringify(result.error).slice(0, 160), text: '', stages };
+      const text = String(result.snapshot);
+      return { ms, tokens: countTokens(text), stages, text };
+    } finally {
+      stopRecordingStages();
+    }
+  };
+  await timed('browser_navigate', { url: `http://127.0.0.1:${port}/?n=10&warm-page` });
+  for (const n of SIZES) {
+    const navigate = await timed('browser_navigate', { url: `http://127.0.0.1:${port}/?n=${n}&page-scope` });
+    const page = await timed('browser_snapshot', { scope: 'page' });
+    // The last link of the generated page (every fourth element is one), far below anything the budget shows.
+    const last = `Item ${Math.floor((n - 1) / 4) * 4}`;
+    const find = await timed('browser_snapshot', { find: last });
+    pageScope.set(n, { navigate, page, find: { ...find, found: new RegExp(`link "${last}"`).test(find.text) } });
+    console.log(`ours page scope ${n}: navigate ${Math.round(navigate.ms)} ms, page ${Math.round(page.ms)} ms ${page.tokens} tokens${page.error ? ` (${page.error})` : ''}, find ${Math.round(find.ms)} ms ${find.tokens} tokens${find.error ? ` (${find.error})` : ''}`);
+  }
+  await toolset.close();
+}
 server.close();
 const loadEnd = loadavg()[0]!;
 
@@ -154,6 +196,21 @@ if (oursRuns) {
     return Math.max(0, Math.round(run.ms - counted));
   };
   lines.push(`| other | ${SIZES.map(other).join(' | ')} |`, `| **total** | ${SIZES.map((n) => Math.round(oursRuns.get(n)?.[0]?.ms ?? 0)).join(' | ')} |`);
+}
+
+if (pageScope.size) {
+  const cell = (s: Step) => (s.error ? `failed (${s.error.slice(0, 40)})` : `${(s.ms / 1000).toFixed(2)} s, ${s.tokens.toLocaleString('en-US')} tokens`);
+  lines.push(
+    '',
+    "Ours on the same pages, one run each, default budgets: `browser_navigate` (viewport snapshot), then `browser_snapshot {scope: 'page'}` (4,000 tokens), then `browser_snapshot {find}` of the page's last link.",
+    '',
+    `| N | navigate | scope page | find last link | last link found |`,
+    '|---:|---:|---:|---:|:---:|',
+  );
+  for (const [n, run] of pageScope) lines.push(`| ${n.toLocaleString('en-US')} | ${cell(run.navigate)} | ${cell(run.page)} | ${cell(run.find)} | ${run.find.found ? 'yes' : 'no'} |`);
+  const stageNames = [...new Set([...pageScope.values()].flatMap((run) => [...(run.page.stages?.keys() ?? [])]))];
+  lines.push('', 'The page-scope snapshot by stage (ms).', '', `| stage | ${SIZES.map((n) => n.toLocaleString('en-US')).join(' | ')} |`, `|---|${SIZES.map(() => '---:').join('|')}|`);
+  for (const name of stageNames) lines.push(`| ${name.replace(/^snapshot: /, '')} | ${SIZES.map((n) => Math.round(pageScope.get(n)?.page.stages?.get(name) ?? 0)).join(' | ')} |`);
 }
 
 const report = lines.join('\n');

@@ -5,7 +5,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { BrowserToolError } from './errors.js';
 import { isHiddenRef, lingeringRef } from './hiddenRefs.js';
-import { capturePage, currentDocumentId, type AriaNode, type Capture, type CaptureOptions } from './snapshot/capture.js';
+import { capturePage, currentDocumentId, type AriaNode, type Capture, type CaptureOptions, type CaptureScope } from './snapshot/capture.js';
 import { formatSnapshot, type FormatOptions, type FormattedSnapshot } from './snapshot/format.js';
 import { indexRefs } from './snapshot/lines.js';
 import { bandMargin, bandSpan } from './snapshot/region.js';
@@ -58,6 +58,15 @@ const REF_PATTERN = /^@?(?:ref=)?((?:f\d+)?e\d+)$/;
  * elements, so that lists, forms and tables near the edge keep their structure.
  */
 const REGION_LIMIT = 600;
+
+/**
+ * A find or ref snapshot of a page of more elements than this captures only the matching parts or the element
+ * (portion.ts); a smaller page is captured whole. A page-scope snapshot's own limit follows its budget.
+ */
+const WHOLE_PAGE_ELEMENTS = 5_000;
+
+/** A find match is captured with its surroundings up to this many elements: its list item, label or table row. */
+const MATCH_LIMIT = 50;
 
 /** Refs of the capture the model has not been shown before, counting only those in stretches it has looked at. */
 function newRefsOf(capture: Capture, doc: DocumentRefs): Set<string> {
@@ -122,12 +131,30 @@ export class RefManager {
   }
 
   /** Captures what the snapshot with these options shows, without remembering or formatting it. */
-  capture(page: Page, options: Partial<FormatOptions> = {}): Promise<Capture> {
+  async capture(page: Page, options: Partial<FormatOptions> = {}): Promise<Capture> {
     const format = { ...this.defaults(), ...options };
-    // The default snapshot shows one screen: capture only what reaches it, and count the rest (region.ts).
-    const regional = format.scope === 'viewport' && !format.ref && !format.find;
-    const margin = bandMargin(page.viewportSize()?.height ?? 720);
-    return capturePage(page, this.captureOptions, regional ? { region: { margin, limit: REGION_LIMIT } } : {});
+    return capturePage(page, this.captureOptions, await this.captureScope(page, format));
+  }
+
+  /**
+   * What a snapshot with these options captures. The default one shows one screen: only what reaches it, the
+   * rest counted (region.ts). The others, on a large page, only what their budget or question can show (portion.ts).
+   */
+  private async captureScope(page: Page, format: Omit<FormatOptions, 'newRefs'>): Promise<CaptureScope> {
+    if (format.ref) {
+      const doc = this.documents.get(page);
+      if (!doc || !this.isMainFrameRef(doc, format.ref)) return {};
+      const locator = page.getByRef(format.ref);
+      const found = (await locator.count().catch(() => 0)) === 1 ? locator : await lingeringRef(page, format.ref);
+      return found ? { element: { locator: found, elements: WHOLE_PAGE_ELEMENTS } } : {};
+    }
+    if (format.find) {
+      // Each match takes a line or two of a few tokens at least.
+      return { matches: { query: format.find.toLowerCase(), matches: Math.ceil(format.maxTokens / 8), elements: WHOLE_PAGE_ELEMENTS, limit: MATCH_LIMIT } };
+    }
+    // A line costs six tokens or more (a ref, a role, a name), and each control or heading brings a line or two of elements.
+    if (format.scope === 'page') return { opening: { lines: Math.ceil(format.maxTokens / 6), elements: format.maxTokens * 2, limit: REGION_LIMIT } };
+    return { region: { margin: bandMargin(page.viewportSize()?.height ?? 720), limit: REGION_LIMIT } };
   }
 
   /** Remembers the capture's refs for this tab's document; returns those the model is shown for the first time. */
@@ -146,8 +173,9 @@ export class RefManager {
     doc.current = current;
     doc.url = capture.url;
     doc.capture = capture;
-    if (capture.region) doc.seen.spans.push(bandSpan(capture.metrics));
-    else doc.seen.whole = true;
+    const span = capture.region ? (capture.region.span ?? bandSpan(capture.metrics)) : undefined;
+    if (!span) doc.seen.whole = true;
+    else if (span[0] <= span[1]) doc.seen.spans.push(span);
     if (doc.seen.spans.length > 50) doc.seen.spans.splice(0, doc.seen.spans.length - 50);
     const generation = ++doc.generation;
     for (const [ref, info] of current) {

@@ -1,10 +1,11 @@
 /**
  * Capture: Playwright's ai-mode aria snapshot (with element boxes) plus the page facts it does not carry
  * (facts.ts: scroll position, field kinds, elements that react to script handlers, icons, overlays).
- * A viewport capture takes only the subtrees that reach the screen (region.ts) and counts the rest; other
- * scopes take the whole page. Three round trips either way: prepare (region, facts), capture, release.
+ * A viewport capture takes only the subtrees that reach the screen (region.ts) and counts the rest; on a large
+ * page the other scopes take only what they can show (portion.ts), and on others the whole page. Three round
+ * trips either way: prepare (region, facts), capture, release.
  */
-import type { Frame, Page } from 'playwright-core';
+import type { Frame, Locator, Page } from 'playwright-core';
 import { HELD_KEY, leaving, readThroughNavigations } from './navigating.js';
 import { evaluateInPage } from '../inPage.js';
 import { collectPageFacts, releaseElements, type ElementFacts, type FactsArgs, type Overlay, type PageFacts, type PageMetrics } from './facts.js';
@@ -12,7 +13,8 @@ import { CHANGES_KEY, ownChanges, readableFrameDocuments } from './changes.js';
 import { LISTENERS_KEY } from './listeners.js';
 import { stage } from '../stages.js';
 import { within } from '../within.js';
-import { chooseRegion, ownRoots, type RegionArgs, type RegionTallies } from './region.js';
+import { chooseRegion, countedKinds, ownRoots, type RegionArgs, type RegionTallies } from './region.js';
+import { chooseMatches, chooseOpening, choosePortion, handElement, type MatchArgs, type OpeningArgs, type PortionArgs, type PortionRest } from './portion.js';
 import { hideLoadingFrames, labelFrames, type LoadingFrame } from './loadingFrames.js';
 import { hideBlankFrames, showBlankFrames, type BlankFramesArgs } from './blankFrames.js';
 import { editableKey, markEditables, markFrameEditables, otherSiteFrames, releaseEditables } from './editables.js';
@@ -56,6 +58,10 @@ export interface CaptureRegion {
   roots: number;
   /** Elements in the whole document. */
   elements: number;
+  /** Set when a portion of a large page was taken instead of the viewport band (portion.ts): what it left out. */
+  rest?: PortionRest;
+  /** The stretch of the page (page y, px) a portion holds all of; none for find and ref portions, which hold scattered parts. */
+  span?: [number, number];
 }
 
 export interface Capture {
@@ -93,6 +99,7 @@ const OWNER_ID = 'mastra-browser-toolset-region';
 const EDITABLES_KEY = 'mastra-browser-toolset.editables';
 
 const HOST_LABELS_KEY = 'mastra-browser-toolset.hostLabels';
+const ELEMENT_KEY = 'mastra-browser-toolset.element';
 
 const BLANK_FRAMES: BlankFramesArgs = { attribute: 'data-mastra-browser-toolset-blank', key: 'mastra-browser-toolset.blankFrames' };
 
@@ -103,6 +110,7 @@ function factsArgs(secretSelector: string, mark: boolean): FactsArgs {
 interface PrepareArgs {
   facts: FactsArgs;
   region?: RegionArgs;
+  portion?: PortionArgs;
   ownerId: string;
   changesKey: string;
   stoppedLoopKey: string;
@@ -116,6 +124,10 @@ type CaptureRoot = 'body' | 'root' | 'unparsed' | 'none';
 
 interface PrepareHelpers {
   chooseRegion: typeof chooseRegion;
+  choosePortion: typeof choosePortion;
+  chooseOpening: typeof chooseOpening;
+  chooseMatches: typeof chooseMatches;
+  countedKinds: typeof countedKinds;
   collectPageFacts: typeof collectPageFacts;
   ownRoots: typeof ownRoots;
   ownChanges: typeof ownChanges;
@@ -134,18 +146,21 @@ function prepareCapture(arg: PrepareArgs, helpers: PrepareHelpers) {
     // Editing hosts get their role first, so the facts below treat them as the controls they are.
     const editables = helpers.markEditables({ markersKey: arg.editablesKey, mark: true });
     const hostLabels = helpers.labelHostControls({ listenersKey: arg.facts.listenersKey, markersKey: arg.hostLabelsKey });
-    const region = arg.region ? helpers.chooseRegion(arg.region) : undefined;
+    const w = window as unknown as Record<symbol, unknown>;
+    const portion = arg.portion ? helpers.choosePortion(arg.portion, helpers) : undefined;
+    const region = portion?.roots ? portion : arg.region ? helpers.chooseRegion(arg.region, helpers) : undefined;
     const roots = region?.roots;
     const pageFacts = helpers.collectPageFacts(arg.facts, roots);
     const facts = { ...pageFacts, editables, marked: pageFacts.marked + editables.length + hostLabels };
-    if (roots) (window as unknown as Record<symbol, unknown>)[Symbol.for(`${arg.facts.markersKey}.region`)] = helpers.ownRoots(roots, arg.ownerId);
+    if (roots) w[Symbol.for(`${arg.facts.markersKey}.region`)] = helpers.ownRoots(roots, arg.ownerId);
     // The page-wide capture waits for a body: an SVG file has none (its root is captured instead), nor has a
     // document just begun (`unparsed`: captured once it is parsed) or one stopped before its first element.
     const root: CaptureRoot = document.body ? 'body' : document.documentElement ? 'root' : document.readyState === 'loading' ? 'unparsed' : 'none';
-    const stoppedLoop = !!(window as unknown as Record<symbol, unknown>)[Symbol.for(arg.stoppedLoopKey)];
+    const stoppedLoop = !!w[Symbol.for(arg.stoppedLoopKey)];
     // Frames that show nothing are hidden for the capture: Playwright would build its helper in each (blankFrames.ts).
     const blankFrames = helpers.hideBlankFrames(arg.blankFrames, helpers);
-    return { ...facts, root, stoppedLoop, blankFrames, region: region && roots ? { tallies: region.tallies, roots: roots.length, elements: region.elements } : undefined };
+    const part = portion && region === portion ? { rest: portion.rest, span: portion.span } : {};
+    return { ...facts, root, stoppedLoop, blankFrames, region: region && roots ? { tallies: region.tallies, roots: roots.length, elements: region.elements, ...part } : undefined };
   });
 }
 
@@ -198,8 +213,11 @@ export interface CaptureOptions {
   framesBeingParsed?: (page: Page) => Array<{ frame: Frame; host: string }>;
 }
 
-/** Only the part of the page around the viewport (region.ts); without it, the whole page. */
-export type CaptureScope = { region: RegionArgs } | { region?: undefined };
+/**
+ * Only the part of the page around the viewport (region.ts); on a large page, its top as far as a page-scope
+ * budget shows, the parts a find matches, or one element's subtree (portion.ts); without any, the whole page.
+ */
+export type CaptureScope = { region?: RegionArgs; opening?: OpeningArgs; matches?: MatchArgs; element?: { locator: Locator; elements: number } };
 
 /**
  * A snapshot taken while the page navigates loses its document; it is taken again on the next one, and a page
@@ -207,7 +225,7 @@ export type CaptureScope = { region: RegionArgs } | { region?: undefined };
  */
 export async function capturePage(page: Page, options: CaptureOptions = {}, scope: CaptureScope = {}): Promise<Capture> {
   const { value, held } = await readThroughNavigations(page, (watchLeaving) =>
-    captureOnce(page, options.secretSelector ?? '', scope.region, options.framesAwaitingDocument?.(page) ?? [], options.framesBeingParsed?.(page) ?? [], watchLeaving),
+    captureOnce(page, options.secretSelector ?? '', scope, options.framesAwaitingDocument?.(page) ?? [], options.framesBeingParsed?.(page) ?? [], watchLeaving),
   );
   return held ? { ...value, stoppedLoop: true } : value;
 }
@@ -215,7 +233,7 @@ export async function capturePage(page: Page, options: CaptureOptions = {}, scop
 async function captureOnce(
   page: Page,
   secretSelector: string,
-  region: RegionArgs | undefined,
+  scope: CaptureScope,
   awaiting: Array<{ frame: Frame; host: string }>,
   parsing: Array<{ frame: Frame; host: string }>,
   watchLeaving: boolean,
@@ -227,9 +245,9 @@ async function captureOnce(
   const shownInPart = parsing.filter(({ frame }) => !leftOut.has(frame));
   const naming = shownInPart.length ? labelFrames(shownInPart) : undefined;
   try {
-    let { capture, moved } = await captureShown(page, secretSelector, region, leftOut, hiding, watchLeaving);
+    let { capture, moved } = await captureShown(page, secretSelector, scope, leftOut, hiding, watchLeaving);
     // Facts find their nodes by box: when the layout moved between the two reads, take both again, once.
-    if (moved) ({ capture } = await stage('snapshot: again, the layout moved', () => captureShown(page, secretSelector, region, leftOut, hiding, watchLeaving)));
+    if (moved) ({ capture } = await stage('snapshot: again, the layout moved', () => captureShown(page, secretSelector, scope, leftOut, hiding, watchLeaving)));
     const left = await hiding;
     const part = await naming;
     return { ...capture, ...(left?.frames.length ? { loadingFrames: left.frames } : {}), ...(part?.length ? { partFrames: part } : {}) };
@@ -245,7 +263,7 @@ async function captureOnce(
 async function captureShown(
   page: Page,
   secretSelector: string,
-  region: RegionArgs | undefined,
+  scope: CaptureScope,
   leftOut: Set<Frame>,
   hidden: Promise<unknown> | undefined,
   watchLeaving: boolean,
@@ -256,12 +274,25 @@ async function captureShown(
   // Facts first: the script also prepares elements Playwright would otherwise give no node (facts.ts), and
   // for a viewport capture chooses the subtrees to take. Everything runs on the page's one main thread, so
   // doing the steps in turn costs only round trips.
+  const { region, opening, matches } = scope;
+  const element = scope.element ? await handElement(scope.element.locator, ELEMENT_KEY, scope.element.elements) : undefined;
+  const portion: PortionArgs | undefined = opening || matches || element ? { opening, matches, element } : undefined;
   const facts = await stage('snapshot: region and facts (in page)', () =>
     evaluateInPage(
       page,
       prepareCapture,
-      { facts: factsArgs(secretSelector, true), region, ownerId: OWNER_ID, changesKey: CHANGES_KEY, stoppedLoopKey: HELD_KEY, blankFrames: BLANK_FRAMES, editablesKey: EDITABLES_KEY, hostLabelsKey: HOST_LABELS_KEY },
-      { chooseRegion, collectPageFacts, ownRoots, ownChanges, hideBlankFrames, readableFrameDocuments, markEditables, labelHostControls },
+      {
+        facts: factsArgs(secretSelector, true),
+        region,
+        portion,
+        ownerId: OWNER_ID,
+        changesKey: CHANGES_KEY,
+        stoppedLoopKey: HELD_KEY,
+        blankFrames: BLANK_FRAMES,
+        editablesKey: EDITABLES_KEY,
+        hostLabelsKey: HOST_LABELS_KEY,
+      },
+      { chooseRegion, choosePortion, chooseOpening, chooseMatches, countedKinds, collectPageFacts, ownRoots, ownChanges, hideBlankFrames, readableFrameDocuments, markEditables, labelHostControls },
     ),
   );
   const frameEditables = (await marking) ?? [];

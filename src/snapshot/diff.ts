@@ -33,9 +33,9 @@ function newFrames(before: LoadingFrame[] | undefined, after: LoadingFrame[] | u
   return (after ?? []).filter((frame) => !known.has(frameKey(frame)));
 }
 
-/** The stretch of the page (page coordinates) a capture holds: all of it, or the viewport and the margin format.ts keeps. */
+/** The stretch of the page (page coordinates) a capture holds: all of it, the viewport and the margin format.ts keeps, or a portion's (portion.ts). */
 function span(capture: Capture): [number, number] {
-  return capture.region ? bandSpan(capture.metrics) : [-Infinity, Infinity];
+  return capture.region ? (capture.region.span ?? bandSpan(capture.metrics)) : [-Infinity, Infinity];
 }
 
 /**

@@ -201,6 +201,11 @@ export function formatSnapshot(capture: Capture, options: FormatOptions): Format
     });
     addContext(lines, keep);
     findNote = ` | find ${quote(options.find)}: ${matches} ${matches === 1 ? 'match' : 'matches'}`;
+    // On a large page only the first matches were captured (portion.ts): say how many more the page holds.
+    const found = capture.region?.rest?.matches;
+    if (found && found.found > found.captured) {
+      findNote += `; ${found.found - found.captured} more on the page not listed (${tallyText(new Map(Object.entries(capture.region!.rest!.tally)))}): make the text longer to narrow it`;
+    }
   }
   keepTableHeaders(lines, keep);
   dropEmptySections(lines, keep);
@@ -238,8 +243,28 @@ export function formatSnapshot(capture: Capture, options: FormatOptions): Format
   const besideTally = options.find ? '' : offScreen(beside, counted?.beside);
   if (besideTally) footer.push(`beside: ${besideTally} (scrolled out sideways)`);
 
-  const formatted = stageSync('snapshot: token budget', () => applyBudget(ordered, orderedKeep, header, footer, options.maxTokens));
+  const formatted = stageSync('snapshot: token budget', () => applyBudget(ordered, orderedKeep, header, footer, options.maxTokens, leftUnread(capture, options)));
   return { ...formatted, refsShown: formatted.refsShown + twins };
+}
+
+/**
+ * What a page-scope snapshot of a large page did not read at all: it captured the page from the top as far as
+ * its budget could show (portion.ts) and counted the rest by kind. Said with the budget's cut, as one tally.
+ */
+function leftUnread(capture: Capture, options: FormatOptions): Unread | undefined {
+  const rest = capture.region?.rest;
+  if (options.scope !== 'page' || options.ref || options.find || !rest || rest.top === undefined) return undefined;
+  return {
+    counts: new Map(Object.entries(rest.tally)),
+    note: `read from the top to ${px(rest.top)}, the rest counted. Use find to search the whole page, or scroll there, a ref to expand one part, a larger maxTokens`,
+  };
+}
+
+interface Unread {
+  /** Controls and headings left unread, by kind. */
+  counts: Map<string, number>;
+  /** Where the reading stopped and how to get the rest. */
+  note: string;
 }
 
 function render(line: Line): string {
@@ -250,7 +275,7 @@ function render(line: Line): string {
  * Cuts the lowest-priority lines (text, then section headers, headings, controls; later lines first
  * within a priority) until the text fits, and says what was cut.
  */
-function applyBudget(lines: Line[], keep: boolean[], header: string[], footer: string[], maxTokens: number): FormattedSnapshot {
+function applyBudget(lines: Line[], keep: boolean[], header: string[], footer: string[], maxTokens: number, unread?: Unread): FormattedSnapshot {
   const cut: Line[] = [];
   // A token is at least one byte, so text no longer in bytes than the budget fits: skip counting line by line.
   const bytes = lines.reduce((sum, line, i) => sum + (keep[i] ? Buffer.byteLength(render(line)) + 1 : 0), 0);
@@ -259,7 +284,7 @@ function applyBudget(lines: Line[], keep: boolean[], header: string[], footer: s
     // Lines are kept from the most useful down (priority, then page order) while they fit, so only the lines
     // returned and the first one that does not fit are tokenized, however long the page is.
     const fixed = countTokens(header.join('\n')) + countTokens(footer.join('\n')) + 2;
-    const noteReserve = 40;
+    const noteReserve = unread ? 70 : 40;
     const order = lines
       .map((line, i) => ({ line, i }))
       .filter(({ i }) => keep[i])
@@ -285,7 +310,9 @@ function applyBudget(lines: Line[], keep: boolean[], header: string[], footer: s
 
   const body = lines.filter((_, i) => keep[i]).map(render);
   const parts = [...header, ...body, ...footer];
-  if (cut.length) {
+  if (unread) {
+    parts.push(`[cut to fit ${maxTokens} tokens: ${tallyText(countKinds(cut, true, new Map(unread.counts)))}; ${unread.note}]`);
+  } else if (cut.length) {
     parts.push(`[cut to fit ${maxTokens} tokens: ${tally(cut, true)}. Ask browser_snapshot with a larger maxTokens, a ref to expand one part, or scope "viewport"]`);
   }
   let text = parts.join('\n');

@@ -51,8 +51,43 @@ export interface RegionTallies {
   beside: Tally;
 }
 
+/**
+ * Runs in the page: the selector of what the tallies count (controls, headings, frames) and the kind each is
+ * called by, as the snapshot's lines name them.
+ */
+export function countedKinds(): { selector: string; kindOf: (el: Element) => string } {
+  const ROLES = new Set(['button', 'link', 'checkbox', 'radio', 'tab', 'menuitem', 'switch', 'combobox', 'textbox', 'searchbox', 'slider', 'spinbutton', 'option', 'treeitem', 'heading', 'listbox']);
+  const kindOf = (el: Element): string => {
+    const role = el.getAttribute('role');
+    if (role && ROLES.has(role)) return role;
+    const tag = el.tagName;
+    if (tag === 'A') return 'link';
+    if (tag === 'BUTTON') return 'button';
+    if (tag === 'TEXTAREA') return 'textbox';
+    if (tag === 'SELECT') return (el as HTMLSelectElement).multiple || (el as HTMLSelectElement).size > 1 ? 'listbox' : 'combobox';
+    if (/^H[1-6]$/.test(tag)) return 'heading';
+    if (tag === 'IFRAME') return 'frame';
+    if (tag === 'INPUT') {
+      const type = (el as HTMLInputElement).type;
+      if (type === 'checkbox' || type === 'radio') return type;
+      if (type === 'range') return 'slider';
+      if (type === 'number') return 'spinbutton';
+      if (type === 'search') return 'searchbox';
+      if (['button', 'submit', 'reset', 'image'].includes(type)) return 'button';
+      return 'textbox';
+    }
+    return (el as HTMLElement).isContentEditable ? 'textbox' : 'clickable';
+  };
+  const selector = [
+    'a[href]', 'button', 'input:not([type=hidden])', 'select', 'textarea', 'summary', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6',
+    'iframe', '[onclick]', '[tabindex]:not([tabindex="-1"])', '[contenteditable]:not([contenteditable=false])',
+    ...[...ROLES].map((role) => `[role=${role}]`),
+  ].join(',');
+  return { selector, kindOf };
+}
+
 /** Runs in the page. Returns the roots to capture, in document order, or none when the whole page is small. */
-export function chooseRegion({ margin, limit }: RegionArgs): { roots: Element[] | undefined; tallies: RegionTallies; elements: number } {
+export function chooseRegion({ margin, limit }: RegionArgs, helpers: { countedKinds: typeof countedKinds }): { roots: Element[] | undefined; tallies: RegionTallies; elements: number } {
   const top = -margin;
   const bottom = innerHeight + margin;
   const width = innerWidth;
@@ -103,39 +138,17 @@ export function chooseRegion({ margin, limit }: RegionArgs): { roots: Element[] 
   descend(body);
 
   // Tallies, and the safety net: a control in the band that no root holds (positioned out of its container's
-  // box, a fixed bar inside a footer) becomes a root itself. Roots and matches are both in document order.
-  const ROLES = new Set(['button', 'link', 'checkbox', 'radio', 'tab', 'menuitem', 'switch', 'combobox', 'textbox', 'searchbox', 'slider', 'spinbutton', 'option', 'treeitem', 'heading', 'listbox']);
-  const kindOf = (el: Element): string => {
-    const role = el.getAttribute('role');
-    if (role && ROLES.has(role)) return role;
-    const tag = el.tagName;
-    if (tag === 'A') return 'link';
-    if (tag === 'BUTTON') return 'button';
-    if (tag === 'TEXTAREA') return 'textbox';
-    if (tag === 'SELECT') return (el as HTMLSelectElement).multiple || (el as HTMLSelectElement).size > 1 ? 'listbox' : 'combobox';
-    if (/^H[1-6]$/.test(tag)) return 'heading';
-    if (tag === 'IFRAME') return 'frame';
-    if (tag === 'INPUT') {
-      const type = (el as HTMLInputElement).type;
-      if (type === 'checkbox' || type === 'radio') return type;
-      if (type === 'range') return 'slider';
-      if (type === 'number') return 'spinbutton';
-      if (type === 'search') return 'searchbox';
-      if (['button', 'submit', 'reset', 'image'].includes(type)) return 'button';
-      return 'textbox';
-    }
-    return (el as HTMLElement).isContentEditable ? 'textbox' : 'clickable';
-  };
-  const SELECTOR = [
-    'a[href]', 'button', 'input:not([type=hidden])', 'select', 'textarea', 'summary', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6',
-    'iframe', '[onclick]', '[tabindex]:not([tabindex="-1"])', '[contenteditable]:not([contenteditable=false])',
-    ...[...ROLES].map((role) => `[role=${role}]`),
-  ].join(',');
+  // box, a fixed bar inside a footer) becomes a root itself.
+  const { selector: SELECTOR, kindOf } = helpers.countedKinds();
   const missed: Element[] = [];
-  let next = 0;
+  // What the roots hold, found from the roots (a screenful): no element of the page is compared with a root for its position.
+  const held = new Set<Element>();
+  for (const root of roots) {
+    if (root.matches(SELECTOR)) held.add(root);
+    for (const el of root.querySelectorAll(SELECTOR)) held.add(el);
+  }
   for (const el of document.querySelectorAll(SELECTOR)) {
-    while (next < roots.length && !roots[next]!.contains(el) && roots[next]!.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) next++;
-    if (next < roots.length && roots[next]!.contains(el)) continue;
+    if (held.has(el)) continue;
     const r = el.getBoundingClientRect();
     if (r.width === 0 && r.height === 0) continue;
     const side = r.bottom < top ? tallies.above : r.top > bottom ? tallies.below : r.right <= 0 || r.left >= width ? tallies.beside : undefined;

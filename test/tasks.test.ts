@@ -123,6 +123,9 @@ describe('parsers', () => {
     expect(pw.find((i) => i.ref === 'e4')?.states).toContain('checked');
     expect(pw.find((i) => i.ref === 'e7')?.value).toBe('Green');
     expect(pw.descendants(pw.find((i) => i.ref === 'e5')!).map((i) => i.name)).toEqual(['Ada']);
+    // YAML single-quotes an entry whose text holds `{` or `: `; it is an element all the same.
+    const quotedEntry = parseAriaYaml(`- 'button "GET /pets/{petId} Find a pet" [ref=e53]':\n  - generic [ref=e54]: GET`, 'snapshot');
+    expect(quotedEntry.find((i) => i.ref === 'e53')).toMatchObject({ role: 'button', name: 'GET /pets/{petId} Find a pet' });
     const mab = parseAriaYaml('- textbox "Notes" @e1\n- option "Red" @e5 [selected]\n  - text: Captcha: q u a r k', 'snapshot');
     expect(mab.find((i) => i.ref === '@e5')?.states).toEqual(['selected']);
     expect(mab.text).toContain('Captcha: q u a r k');

@@ -6,6 +6,7 @@
  *   npm run bench:tasks -- --tasks form-fields,table-row-action --seeds 2 --systems ours --no-write
  *   npm run bench:tasks -- --tasks forms,tables          (categories work too)
  *   npm run bench:tasks -- --verbose                     (every episode's tool calls)
+ *   npm run bench:tasks -- --suite widgets               (the real widget libraries; writes tasks-widgets.{md,json})
  *
  * Every system runs the same Chromium with the same flags (bench/systems.ts) and its own default options.
  * Episodes are interleaved (task, then seed, then system in a rotating order) so that machine noise and
@@ -23,13 +24,20 @@ import { PlaywrightMcpAdapter } from './adapters/pw.js';
 import type { Adapter } from './adapters/types.js';
 import { runEpisode, STEP_BUDGET } from './episode.js';
 import { TASKS } from './pages/index.js';
+import { WIDGET_TASKS } from './pages/widgets/index.js';
 import { renderConsole, renderMarkdown, type TaskBenchResults } from './report.js';
 import { startTaskServer } from './server.js';
 import { CAUSE_LABELS, type EpisodeResult, type TaskDef } from './types.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const RESULTS_JSON = join(ROOT, 'bench/results/tasks.json');
-const RESULTS_MD = join(ROOT, 'bench/results/tasks.md');
+/** Results go to bench/results/<name>.{md,json}: a run of widget tasks only has its own files, so the synthetic results stay. */
+const resultsFile = (tasks: TaskDef[], ext: string) =>
+  join(ROOT, `bench/results/${tasks.every((task) => WIDGET_TASKS.includes(task)) ? 'tasks-widgets' : 'tasks'}.${ext}`);
+const SUITES: Record<string, TaskDef[]> = {
+  synthetic: TASKS.filter((task) => !WIDGET_TASKS.includes(task)),
+  widgets: WIDGET_TASKS,
+  all: TASKS,
+};
 const DEFAULT_SEEDS = 3;
 
 const SYSTEMS: Record<string, () => Adapter> = {
@@ -51,13 +59,17 @@ function parseOptions(): Options {
   const { values } = parseArgs({
     options: {
       tasks: { type: 'string' },
+      suite: { type: 'string', default: 'synthetic' },
       seeds: { type: 'string', default: String(DEFAULT_SEEDS) },
       systems: { type: 'string', default: Object.keys(SYSTEMS).join(',') },
       'no-write': { type: 'boolean', default: false },
       verbose: { type: 'boolean', default: false },
     },
   });
-  let tasks = TASKS;
+  const suite = SUITES[values.suite!];
+  if (!suite) throw new Error(`Unknown suite: ${values.suite}. Known: ${Object.keys(SUITES).join(', ')}`);
+  // Named tasks and categories are looked up in every suite.
+  let tasks = suite;
   if (values.tasks) {
     const wanted = values.tasks.split(',').map((t) => t.trim()).filter(Boolean);
     tasks = TASKS.filter((task) => wanted.includes(task.id) || wanted.includes(task.category));
@@ -171,10 +183,11 @@ async function main(): Promise<void> {
   };
   console.log(`\n${renderConsole(results)}\n\n${results.meta.durationSeconds} s`);
   if (options.write) {
-    mkdirSync(dirname(RESULTS_JSON), { recursive: true });
-    writeFileSync(RESULTS_JSON, `${JSON.stringify(results, null, 1)}\n`);
-    writeFileSync(RESULTS_MD, renderMarkdown(results, TASKS));
-    console.log(`Wrote ${RESULTS_MD} and ${RESULTS_JSON}`);
+    const [json, markdown] = [resultsFile(options.tasks, 'json'), resultsFile(options.tasks, 'md')];
+    mkdirSync(dirname(json), { recursive: true });
+    writeFileSync(json, `${JSON.stringify(results, null, 1)}\n`);
+    writeFileSync(markdown, renderMarkdown(results, TASKS));
+    console.log(`Wrote ${markdown} and ${json}`);
   }
 }
 

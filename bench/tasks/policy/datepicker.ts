@@ -11,7 +11,7 @@ interface Shown {
   year: number;
   month: number;
   /** The picker's month list and year list (or number field), when it has them instead of arrows. */
-  lists?: { month: Item; year: Item };
+  lists?: { month: Item; year: Item; short: boolean };
 }
 
 function monthIndex(name: string): number {
@@ -25,7 +25,9 @@ const isYearField = (item: Item) => YEAR_FIELDS.includes(item.role) && /^\d{4}$/
 function monthShown(view: View): Shown | undefined {
   const monthList = view.find((item) => item.role === 'combobox' && item.value !== undefined && monthIndex(item.value) >= 0);
   const yearList = view.find(isYearField);
-  if (monthList && yearList) return { year: Number(yearList.value), month: monthIndex(monthList.value!), lists: { month: monthList, year: yearList } };
+  if (monthList && yearList) {
+    return { year: Number(yearList.value), month: monthIndex(monthList.value!), lists: { month: monthList, year: yearList, short: shortNames(monthList, view) } };
+  }
   // The title is in the words of the page, but not in a sentence: the instruction may name a month too.
   const words = view.items.map(label).filter((line) => !/[.!?]$/.test(line)).join('\n');
   const title = new RegExp(`\\b(${MONTHS.join('|')}),?\\s+(\\d{4})\\b`).exec(words);
@@ -56,6 +58,15 @@ function isWantedDay(item: Item, view: View, date: { month: string; day: string;
   return ones <= 1 && (ones === 1 || !view.items.some((other) => isClickable(other) && label(other) === '1'));
 }
 
+/**
+ * Whether a month list names months short ("Jun"): by its options where the view lists them, else by the
+ * month it shows (for "May", which is both, short is the guess).
+ */
+function shortNames(list: Item, view: View): boolean {
+  const options = view.filter((item) => item.role === 'option' && item.parent === list.index && monthIndex(label(item)) >= 0).map(label);
+  return options.length ? options.every((name) => name.length <= 3) : list.value!.length <= 3;
+}
+
 /** Moves a month view (a picker's, a calendar's) to the wanted month, by its lists or its arrows. */
 export async function goToMonth(agent: Agent, monthName: string, year: string): Promise<void> {
   const target = Number(year) * 12 + MONTHS.indexOf(monthName);
@@ -65,7 +76,7 @@ export async function goToMonth(agent: Agent, monthName: string, year: string): 
     if (distance === 0) return;
     if (shown.lists) {
       // The list shows short or long names; choose the target month the way the list names it.
-      const short = shown.lists.month.value!.length <= 3;
+      const short = shown.lists.short;
       await agent.select(shown.lists.month, short ? monthName.slice(0, 3) : monthName);
       const yearField = await agent.control({ roles: YEAR_FIELDS, where: isYearField }, 'the year field', { fresh: true });
       if (yearField.role === 'combobox') await agent.select(yearField, year);

@@ -13,8 +13,8 @@ function instruction(spec: DateSpec): string {
   return `Pick ${MONTHS[spec.target.month]} ${spec.target.day}, ${spec.target.year} in the date picker and press Submit.`;
 }
 
-const FIELD = `<label for="date">Date</label><input id="date" autocomplete="off" placeholder="mm/dd/yyyy">
-<div><button id="go">Submit</button></div>`;
+/** Submit sits beside the field: pickers that stay open after a pick (autohide off by default) open below it. */
+const FIELD = `<label for="date">Date</label><input id="date" autocomplete="off" placeholder="mm/dd/yyyy"> <button id="go">Submit</button>`;
 
 /**
  * Page logic shared by the libraries: `setup` creates the picker on #date (with `START`, the month it

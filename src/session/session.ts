@@ -14,10 +14,12 @@ import type { Slots } from './slots.js';
 import { BrowserToolError, toBrowserToolError } from '../errors.js';
 import { RefManager } from '../refs.js';
 import { LISTENERS_INIT_SCRIPT } from '../snapshot/listeners.js';
+import type { SavedSession, SavedTab } from '../store/types.js';
 import { installAllowlist } from './allowlist.js';
 import { Deadline } from './deadline.js';
+import { loadPage } from './loadPage.js';
 import { responds, stopLoading } from './unstick.js';
-import { Tabs } from './tabs.js';
+import { Tabs, titleWithin } from './tabs.js';
 
 export interface ActivePage {
   page: Page;
@@ -32,6 +34,10 @@ export interface SessionOptions {
   storageState?: StorageState | string;
   /** Shared by the sessions of a toolset: how many calls run in the browser at once (slots.ts). */
   slots?: Slots;
+  /** Tabs to open again before the first call acts: the session resumes one saved by another process. */
+  reopen?: { tabs: SavedTab[]; active: number };
+  /** Told at the end of every call (the registry saves the session when its calls are done). */
+  afterCall?: () => void;
 }
 
 /**
@@ -39,6 +45,8 @@ export interface SessionOptions {
  * CPU a healthy tab can take a second or two, and replacing it loses its page.
  */
 const PROBE_MS = 3_000;
+/** How long saving may read the session before giving up (a hung tab answers nothing): the next save tries again. */
+const CAPTURE_MS = 5_000;
 
 export class BrowserSession {
   readonly refs: RefManager;
@@ -59,6 +67,10 @@ export class BrowserSession {
   private queue: Promise<void> = Promise.resolve();
   private closed = false;
   private readonly stopListening: () => void;
+  /** Tabs still to open again (a resumed session, until its first call). */
+  private reopen: { tabs: SavedTab[]; active: number } | undefined;
+  /** What the next result must say that no other notice covers (a resumed page that did not load). */
+  private readonly toTell: string[] = [];
 
   constructor(
     /** The thread (or resource, or "default") this session belongs to. */
@@ -67,6 +79,7 @@ export class BrowserSession {
     readonly config: ResolvedConfig,
     private readonly options: SessionOptions = {},
   ) {
+    this.reopen = options.reopen?.tabs.length ? options.reopen : undefined;
     this.tabs = new Tabs({
       config,
       context: () => this.context,
@@ -122,6 +135,7 @@ export class BrowserSession {
             if (checkTab) await this.recover();
             else this.suspect = false; // the call deals with a tab that does not respond itself
           }
+          if (this.reopen) await this.reopenTabs(deadline);
           return work(deadline, await this.activePage());
         })(),
       );
@@ -136,13 +150,14 @@ export class BrowserSession {
       if (!this.pending) this.tabs.afterCall();
       freeSlot();
       release();
+      this.options.afterCall?.();
     }
   }
 
   /** The active tab, opening the context or a fresh tab when needed, with what the model must be told. */
   async activePage(): Promise<ActivePage> {
     const context = await this.ensureContext();
-    const notices: string[] = [];
+    const notices: string[] = this.toTell.splice(0);
     let page = this.tabs.current;
     if (!page) {
       if (this.tabs.activeLost) this.lostState ??= 'The tab had closed or crashed and a new empty tab was opened';
@@ -178,6 +193,35 @@ export class BrowserSession {
     return context.storageState();
   }
 
+  /**
+   * What a session store keeps of this session: cookies and each origin's storage (IndexedDB included), the tabs,
+   * and the notices the next result still had to give. Read after the calls queued before it, so it sees their
+   * effects; undefined when there is nothing to save (no context yet, the session closed, or a read past `CAPTURE_MS`).
+   */
+  async saveable(): Promise<SavedSession | undefined> {
+    const previous = this.queue;
+    let release = () => {};
+    this.queue = new Promise<void>((resolve) => (release = resolve));
+    try {
+      await previous;
+      if (this.closed && !this.context) return undefined;
+      if (this.reopen) return { storage: this.options.storageState as StorageState | undefined, ...this.reopen, notices: this.unshownNotices() };
+      const context = this.context;
+      if (!context) return undefined;
+      let timer: NodeJS.Timeout | undefined;
+      const gaveUp = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), CAPTURE_MS)));
+      const read = (async (): Promise<SavedSession> => {
+        const pages = this.tabs.all();
+        const [storage, titles] = await Promise.all([context.storageState({ indexedDB: true }), Promise.all(pages.map((page) => titleWithin(page, 500)))]);
+        const tabs = pages.map((page, i) => ({ url: page.url(), title: titles[i] ?? '' }));
+        return { storage, tabs, active: pages.indexOf(this.tabs.activeTab!), notices: this.unshownNotices() };
+      })();
+      return await Promise.race([read.catch(() => undefined), gaveUp]).finally(() => clearTimeout(timer));
+    } finally {
+      release();
+    }
+  }
+
   /** Closes the context and everything in it. The next call on this session is refused. */
   async close(): Promise<void> {
     this.closed = true;
@@ -188,6 +232,38 @@ export class BrowserSession {
     const context = this.context ?? (await this.opening?.catch(() => undefined));
     this.context = undefined;
     await context?.close().catch(() => {});
+  }
+
+  /** Notices the next call would give that a resumed session must still give. */
+  private unshownNotices(): string[] {
+    const lost = this.lostState ? [`${this.lostState}: the previous page and its state (form input, scroll position) were lost. Navigate again.`] : [];
+    return [...this.toTell, ...lost];
+  }
+
+  /**
+   * Opens the tabs of a resumed session again, in their order: the active one loaded within the call's deadline,
+   * the others left loading in the background. A page that does not load is said, and the call goes on.
+   */
+  private async reopenTabs(deadline: Deadline): Promise<void> {
+    const { tabs, active } = this.reopen!;
+    this.reopen = undefined;
+    const context = await this.ensureContext();
+    const pages: Page[] = [];
+    for (let i = 0; i < tabs.length; i++) pages.push(await context.newPage());
+    tabs.forEach((tab, i) => {
+      if (i !== active && tab.url !== 'about:blank') void pages[i]!.goto(tab.url).catch(() => {});
+    });
+    const page = pages[active] ?? pages.at(-1)!;
+    const url = tabs[active]?.url ?? tabs.at(-1)!.url;
+    this.tabs.activate(page);
+    if (url !== 'about:blank') {
+      try {
+        await loadPage(page, url, this.tabs.eventsOf(page), deadline, this.config);
+      } catch (error) {
+        this.toTell.push(`The page this conversation was on (${url}) could not be loaded again: ${toBrowserToolError(error).message} Navigate again.`);
+      }
+    }
+    this.urlAfterLastCall = page.url();
   }
 
   /** The active tab did not answer (a list of the tabs found it not responding): the next call checks it first. */

@@ -14,7 +14,7 @@ import type { Slots } from './slots.js';
 import { BrowserToolError, toBrowserToolError } from '../errors.js';
 import { RefManager } from '../refs.js';
 import { LISTENERS_INIT_SCRIPT } from '../snapshot/listeners.js';
-import type { SavedSession, SavedTab } from '../store/types.js';
+import type { SavedSession } from '../store/types.js';
 import { installAllowlist } from './allowlist.js';
 import { Deadline } from './deadline.js';
 import { loadPage } from './loadPage.js';
@@ -35,7 +35,7 @@ export interface SessionOptions {
   /** Shared by the sessions of a toolset: how many calls run in the browser at once (slots.ts). */
   slots?: Slots;
   /** Tabs to open again before the first call acts: the session resumes one saved by another process. */
-  reopen?: { tabs: SavedTab[]; active: number };
+  reopen?: Pick<SavedSession, 'tabs' | 'active' | 'refs'>;
   /** Told at the end of every call (the registry saves the session when its calls are done). */
   afterCall?: () => void;
 }
@@ -68,7 +68,7 @@ export class BrowserSession {
   private closed = false;
   private readonly stopListening: () => void;
   /** Tabs still to open again (a resumed session, until its first call). */
-  private reopen: { tabs: SavedTab[]; active: number } | undefined;
+  private reopen: Pick<SavedSession, 'tabs' | 'active' | 'refs'> | undefined;
   /** What the next result must say that no other notice covers (a resumed page that did not load). */
   private readonly toTell: string[] = [];
 
@@ -214,7 +214,9 @@ export class BrowserSession {
         const pages = this.tabs.all();
         const [storage, titles] = await Promise.all([context.storageState({ indexedDB: true }), Promise.all(pages.map((page) => titleWithin(page, 500)))]);
         const tabs = pages.map((page, i) => ({ url: page.url(), title: titles[i] ?? '' }));
-        return { storage, tabs, active: pages.indexOf(this.tabs.activeTab!), notices: this.unshownNotices() };
+        const active = this.tabs.activeTab;
+        const refs = active && this.refs.refsOf(active);
+        return { storage, tabs, active: active ? pages.indexOf(active) : -1, notices: this.unshownNotices(), ...(refs?.url === active?.url() ? { refs } : {}) };
       })();
       return await Promise.race([read.catch(() => undefined), gaveUp]).finally(() => clearTimeout(timer));
     } finally {
@@ -245,7 +247,7 @@ export class BrowserSession {
    * the others left loading in the background. A page that does not load is said, and the call goes on.
    */
   private async reopenTabs(deadline: Deadline): Promise<void> {
-    const { tabs, active } = this.reopen!;
+    const { tabs, active, refs } = this.reopen!;
     this.reopen = undefined;
     const context = await this.ensureContext();
     const pages: Page[] = [];
@@ -259,6 +261,7 @@ export class BrowserSession {
     if (url !== 'about:blank') {
       try {
         await loadPage(page, url, this.tabs.eventsOf(page), deadline, this.config);
+        if (refs?.url === url) this.refs.carry(page, refs);
       } catch (error) {
         this.toTell.push(`The page this conversation was on (${url}) could not be loaded again: ${toBrowserToolError(error).message} Navigate again.`);
       }

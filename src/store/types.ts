@@ -51,4 +51,6 @@ export interface SavedSession {
   active: number;
   /** Notices not yet shown to the model. */
   notices: string[];
+  /** The refs the model was given for the active tab's page, with role and name, to find them again once it is loaded anew. */
+  refs?: { url: string; refs: Array<[ref: string, role: string, name: string]> };
 }

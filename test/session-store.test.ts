@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LibSQLSessionStore } from '../src/index.js';
+import { DirectoryStore, LibSQLSessionStore, type SessionStore } from '../src/index.js';
+import { seal } from '../src/store/envelope.js';
 import { browserPidsUnder, waitForExit } from './helpers/processes.js';
 import { refOf } from './helpers/refs.js';
 
@@ -20,8 +21,9 @@ const KEY = 'a passphrase only the tests know';
 const RESTORED = "This conversation's browser was restored from saved state: pages were loaded again; unsaved form input and scroll positions were lost; logins kept.";
 
 /** A site with a login: the session cookie is HttpOnly, so only the browser's cookie jar carries it. */
-function startSite(): Promise<{ url: (path: string) => string; secret: string; close: () => Promise<void> }> {
+function startSite(): Promise<{ url: (path: string) => string; secret: string; events: string[]; close: () => Promise<void> }> {
   const secret = `sid-${randomUUID()}`;
+  const events: string[] = [];
   const server: Server = createServer((req, res) => {
     const signedIn = (req.headers.cookie ?? '').includes(`sid=${secret}`);
     const page = (title: string, body: string) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><title>${title}</title>${body}`);
@@ -32,6 +34,14 @@ function startSite(): Promise<{ url: (path: string) => string; secret: string; c
       const n = Number(path.slice('/step/'.length));
       if (!signedIn) page('Signed out', '<h1>Signed out</h1><a href="/login">Sign in</a>');
       else page(`Step ${n}`, `<h1>Signed in as Ada: step ${n}</h1><a href="/step/${n + 1}">Next step</a><label>Note <input name="note"></label>`);
+    } else if (path.startsWith('/hold/')) {
+      // A page that takes its time, to keep a call running; the log says when each such call was in the browser.
+      const name = path.slice('/hold/'.length);
+      events.push(`enter ${name}`);
+      setTimeout(() => {
+        events.push(`leave ${name}`);
+        page(`Held ${name}`, `<h1>${signedIn ? 'Signed in as Ada' : 'Signed out'}: held ${name}</h1>`);
+      }, Number(new URL(req.url!, 'http://x').searchParams.get('ms') ?? 1_000));
     } else {
       res.writeHead(404).end();
     }
@@ -39,7 +49,7 @@ function startSite(): Promise<{ url: (path: string) => string; secret: string; c
   return new Promise((resolve) =>
     server.listen(0, '127.0.0.1', () => {
       const { port } = server.address() as { port: number };
-      resolve({ url: (path) => `http://127.0.0.1:${port}${path}`, secret, close: () => new Promise<void>((done) => server.close(() => done())) });
+      resolve({ url: (path) => `http://127.0.0.1:${port}${path}`, secret, events, close: () => new Promise<void>((done) => server.close(() => done())) });
     }),
   );
 }
@@ -112,9 +122,20 @@ afterAll(async () => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-const STORES = [
-  { name: 'a directory store', make: (dir: string) => `dir:${join(dir, 'sessions')}`, files: (dir: string) => readdirSync(join(dir, 'sessions')).filter((f) => f.endsWith('.session')).map((f) => join(dir, 'sessions', f)) },
-  { name: 'a LibSQL store', make: (dir: string) => `libsql:file:${join(dir, 'sessions.db')}`, files: (dir: string) => readdirSync(dir).map((f) => join(dir, f)) },
+const STORES: Array<{ name: string; make: (dir: string) => string; open: (dir: string) => SessionStore; files: (dir: string) => string[] }> = [
+  {
+    name: 'a directory store',
+    make: (dir) => `dir:${join(dir, 'sessions')}`,
+    open: (dir) => new DirectoryStore(join(dir, 'sessions')),
+    files: (dir) => readdirSync(join(dir, 'sessions')).map((f) => join(dir, 'sessions', f)),
+  },
+  {
+    name: 'a LibSQL store',
+    make: (dir) => `libsql:file:${join(dir, 'sessions.db')}`,
+    open: (dir) => new LibSQLSessionStore({ url: `file:${join(dir, 'sessions.db')}` }),
+    // The database file and its write-ahead log.
+    files: (dir) => readdirSync(dir).map((f) => join(dir, f)),
+  },
 ];
 
 describe.each(STORES)('with $name shared by two processes', { timeout: 240_000 }, (kind) => {
@@ -133,15 +154,15 @@ describe.each(STORES)('with $name shared by two processes', { timeout: 240_000 }
   });
 
   it('a conversation alternating between the processes call by call stays logged in on its page', async () => {
-    const login = await a.call('browser_navigate', { url: site.url('/login') });
+    const login = await a.call('browser_navigate', { url: site.url('/login') }, 'chat');
     expect(login.snapshot, text(login)).toContain('Signed in as Ada: step 1');
 
     let page = login.snapshot as string;
     const workers = [b, a, b, a];
     for (const [i, worker] of workers.entries()) {
-      const next = await worker.call('browser_click', { ref: refOf(page, 'link', 'Next step') });
+      const next = await worker.call('browser_click', { ref: refOf(page, 'link', 'Next step') }, 'chat');
       expect(next.ok, text(next)).toBe(true);
-      const snap = await worker.call('browser_snapshot', {});
+      const snap = await worker.call('browser_snapshot', {}, 'chat');
       expect(snap.snapshot, text(snap)).toContain(`Signed in as Ada: step ${i + 2}`);
       // Each move to the other process is said once, in the call that resumed the browser there.
       expect(next.notices ?? []).toContain(RESTORED);
@@ -155,7 +176,91 @@ describe.each(STORES)('with $name shared by two processes', { timeout: 240_000 }
     expect(stored.length).toBeGreaterThan(0);
     expect(stored.includes(site.secret)).toBe(false);
     // The process that saved it could read it back: the cookie is in there, sealed.
-    const tabs = await b.call('browser_tabs', { action: 'list' });
+    const tabs = await b.call('browser_tabs', { action: 'list' }, 'chat');
     expect(text(tabs)).toContain('/step/5');
+  });
+
+  it('a process killed in the middle of a conversation, then started again, loses only unsaved input, with one notice', async () => {
+    const login = await a.call('browser_navigate', { url: site.url('/login') }, 'crash');
+    const next = await a.call('browser_click', { ref: refOf(login.snapshot, 'link', 'Next step') }, 'crash');
+    expect(next.ok, text(next)).toBe(true);
+    const typed = await a.call('browser_type', { ref: refOf(next.snapshot ?? (await a.call('browser_snapshot', {}, 'crash')).snapshot, 'textbox', 'Note'), text: 'half a thought' }, 'crash');
+    expect(typed.ok, text(typed)).toBe(true);
+    await a.call('settled', {}, 'crash');
+    await a.kill();
+
+    a = new Worker(kind.make(dir));
+    await a.ready;
+    const resumed = await a.call('browser_snapshot', {}, 'crash');
+    expect(resumed.notices, text(resumed)).toEqual([RESTORED]);
+    expect(resumed.snapshot).toContain('Signed in as Ada: step 2');
+    expect(resumed.snapshot).not.toContain('half a thought');
+    const after = await a.call('browser_click', { ref: refOf(resumed.snapshot, 'link', 'Next step') }, 'crash');
+    expect(after.ok, text(after)).toBe(true);
+    expect(after.notices).toBeUndefined();
+    expect((await a.call('browser_snapshot', {}, 'crash')).snapshot).toContain('Signed in as Ada: step 3');
+  });
+
+  it('two processes given the same conversation at once take turns; the page is that of the last call', async () => {
+    await a.call('browser_navigate', { url: site.url('/login') }, 'both');
+    await a.call('settled', {}, 'both');
+    site.events.length = 0;
+    const [first, second] = await Promise.all([
+      a.call('browser_navigate', { url: site.url('/hold/a?ms=1500') }, 'both'),
+      b.call('browser_navigate', { url: site.url('/hold/b?ms=1500') }, 'both'),
+    ]);
+    expect(first.ok, text(first)).toBe(true);
+    expect(second.ok, text(second)).toBe(true);
+    // Never both in the browser at once: each page was served whole before the next was asked for (the second
+    // process, resuming, loads the first one's page again before its own).
+    const order = site.events.filter((e) => /^(enter|leave) [ab]$/.test(e));
+    for (let i = 0; i < order.length; i += 2) expect([order[i], order[i + 1]?.replace('leave', 'enter')], order.join(', ')).toEqual([order[i], order[i]]);
+    expect(new Set(order.map((e) => e.slice(-1)))).toEqual(new Set(['a', 'b']));
+    const last = order.at(-1)!.slice(-1);
+    // Whichever process answers next shows the page of the call that ran last, still logged in.
+    const now = await a.call('browser_snapshot', {}, 'both');
+    expect(now.snapshot, text(now)).toContain(`Signed in as Ada: held ${last}`);
+  });
+
+  it('a call that cannot have the conversation within its time limit gets a retryable busy error', async () => {
+    await a.call('browser_navigate', { url: site.url('/login') }, 'long');
+    await a.call('settled', {}, 'long');
+    const slow = a.call('browser_navigate', { url: site.url('/hold/long?ms=7000') }, 'long');
+    await expect.poll(() => site.events.includes('enter long'), { timeout: 10_000 }).toBe(true);
+    // Pressing a key may take 4 s (the action timeout), less than the other process keeps the conversation.
+    const refused = await b.call('browser_press', { key: 'Tab' }, 'long');
+    expect(refused.ok, text(refused)).toBe(false);
+    expect(refused.error).toMatchObject({ code: 'busy', retryable: true });
+    expect((await slow).ok).toBe(true);
+    const then = await b.call('browser_snapshot', {}, 'long');
+    expect(then.snapshot, text(then)).toContain('Signed in as Ada: held long');
+  });
+
+  it('a stored state that is cut short, of another version or sealed with another key gives a fresh session and a notice', async () => {
+    const store = kind.open(dir);
+    const sealed = (thread: string) => seal({ tabs: [{ url: site.url('/step/1'), title: 'Step 1' }], active: 0, notices: [] }, `thread:${thread}`, Buffer.alloc(32, 7));
+    const otherVersion = (thread: string) => Object.assign(Buffer.from(sealed(thread)), { 4: 9 });
+    const cases: Array<[string, Uint8Array, RegExp]> = [
+      ['cut', sealed('cut').subarray(0, 20), /cut short|damaged/],
+      ['version', otherVersion('version'), /another format \(version 9/],
+      ['key', sealed('key'), /cannot be decrypted with this key/],
+    ];
+    for (const [bad, bytes, reason] of cases) {
+      await store.put(`thread:${bad}`, bytes);
+      const result = await b.call('browser_snapshot', {}, bad);
+      expect(result.ok, text(result)).toBe(true);
+      expect(result.notices, text(result)).toHaveLength(1);
+      expect(result.notices[0]).toMatch(/^This conversation's saved browser state could not be read \(/);
+      expect(result.notices[0]).toMatch(reason);
+      const fresh = await b.call('browser_tabs', { action: 'list' }, bad);
+      expect(fresh.ok).toBe(true);
+      expect(text(fresh)).toContain('about:blank');
+      await b.call('settled', {}, bad);
+      // The next process reads what this one saved over it: no notice of damage any more.
+      const next = await a.call('browser_snapshot', {}, bad);
+      expect(next.ok, text(next)).toBe(true);
+      expect(text(next)).not.toContain('could not be read');
+    }
+    await store.close?.();
   });
 });

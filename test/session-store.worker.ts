@@ -21,6 +21,12 @@ createInterface({ input: process.stdin }).on('line', (line) => {
       write({ id, result: { ok: true } });
       process.exit(0);
     }
+    if (tool === 'settled') {
+      // Until this process has saved the thread's session and let its lease go: then a kill loses nothing saved.
+      while (toolset.sessions.keeper?.holds(`thread:${thread}`)) await new Promise((resolve) => setTimeout(resolve, 20));
+      write({ id, result: { ok: true, lastSave: toolset.sessions.lastSave } });
+      return;
+    }
     const started = performance.now();
     const result = await (toolset.tools as Record<string, { execute: (input: unknown, context: unknown) => Promise<unknown> }>)[tool]!.execute(input, { agent: { threadId: thread } });
     write({ id, result, ms: performance.now() - started });

@@ -145,8 +145,7 @@ export class SessionRegistry {
     const session = this.sessions.get(key);
     if (session) {
       this.sessions.delete(key);
-      if (!forget) await this.saveLast(session);
-      await this.closeCounted(session);
+      await this.closeCounted(session, { save: !forget });
     }
     if (forget) await this.keeper?.forget(key);
   }
@@ -208,8 +207,7 @@ export class SessionRegistry {
     this.sessions.delete(session.key);
     this.evicted.set(session.key, reason);
     if (this.evicted.size > REMEMBERED) this.evicted.delete(this.evicted.keys().next().value!);
-    await this.saveLast(session);
-    await this.closeCounted(session);
+    await this.closeCounted(session, { save: true });
   }
 
   /** The calls of `key` in this process are done: the session is saved, then its lease let go. */
@@ -253,9 +251,11 @@ export class SessionRegistry {
     }
   }
 
-  private async closeCounted(session: BrowserSession): Promise<void> {
+  /** Closes a session out of the map, saved first when asked; it counts against maxSessions until its context is gone. */
+  private async closeCounted(session: BrowserSession, { save = false } = {}): Promise<void> {
     this.closing++;
     try {
+      if (save) await this.saveLast(session);
       await session.close();
     } finally {
       this.closing--;

@@ -14,12 +14,12 @@ import type { Slots } from './slots.js';
 import { BrowserToolError, toBrowserToolError } from '../errors.js';
 import { RefManager } from '../refs.js';
 import { LISTENERS_INIT_SCRIPT } from '../snapshot/listeners.js';
-import type { SavedSession } from '../store/types.js';
+import type { SavedSession, SavedTab } from '../store/types.js';
 import { installAllowlist } from './allowlist.js';
 import { Deadline } from './deadline.js';
-import { loadPage } from './loadPage.js';
+import { readSaveable, reopenTabs, type Reopen } from './resume.js';
 import { responds, stopLoading } from './unstick.js';
-import { Tabs, titleWithin } from './tabs.js';
+import { Tabs } from './tabs.js';
 
 export interface ActivePage {
   page: Page;
@@ -35,7 +35,7 @@ export interface SessionOptions {
   /** Shared by the sessions of a toolset: how many calls run in the browser at once (slots.ts). */
   slots?: Slots;
   /** Tabs to open again before the first call acts: the session resumes one saved by another process. */
-  reopen?: Pick<SavedSession, 'tabs' | 'active' | 'refs'>;
+  reopen?: Reopen;
   /** Told at the end of every call (the registry saves the session when its calls are done). */
   afterCall?: () => void;
 }
@@ -45,8 +45,6 @@ export interface SessionOptions {
  * CPU a healthy tab can take a second or two, and replacing it loses its page.
  */
 const PROBE_MS = 3_000;
-/** How long saving may read the session before giving up (a hung tab answers nothing): the next save tries again. */
-const CAPTURE_MS = 5_000;
 
 export class BrowserSession {
   readonly refs: RefManager;
@@ -68,7 +66,9 @@ export class BrowserSession {
   private closed = false;
   private readonly stopListening: () => void;
   /** Tabs still to open again (a resumed session, until its first call). */
-  private reopen: Pick<SavedSession, 'tabs' | 'active' | 'refs'> | undefined;
+  private reopen: Reopen | undefined;
+  /** Tabs of a resumed session still loading in the background, with the address they are on their way to. */
+  private readonly reopening = new WeakMap<Page, SavedTab>();
   /** What the next result must say that no other notice covers (a resumed page that did not load). */
   private readonly toTell: string[] = [];
 
@@ -194,9 +194,9 @@ export class BrowserSession {
   }
 
   /**
-   * What a session store keeps of this session: cookies and each origin's storage (IndexedDB included), the tabs,
-   * and the notices the next result still had to give. Read after the calls queued before it, so it sees their
-   * effects; undefined when there is nothing to save (no context yet, the session closed, or a read past `CAPTURE_MS`).
+   * What a session store keeps of this session (resume.ts), and the notices its next result still had to give.
+   * Read after the calls queued before it, so it sees their effects; undefined when there is nothing to save (no
+   * context yet, the session closed, or the read took too long).
    */
   async saveable(): Promise<SavedSession | undefined> {
     const previous = this.queue;
@@ -204,21 +204,9 @@ export class BrowserSession {
     this.queue = new Promise<void>((resolve) => (release = resolve));
     try {
       await previous;
-      if (this.closed && !this.context) return undefined;
       if (this.reopen) return { storage: this.options.storageState as StorageState | undefined, ...this.reopen, notices: this.unshownNotices() };
-      const context = this.context;
-      if (!context) return undefined;
-      let timer: NodeJS.Timeout | undefined;
-      const gaveUp = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), CAPTURE_MS)));
-      const read = (async (): Promise<SavedSession> => {
-        const pages = this.tabs.all();
-        const [storage, titles] = await Promise.all([context.storageState({ indexedDB: true }), Promise.all(pages.map((page) => titleWithin(page, 500)))]);
-        const tabs = pages.map((page, i) => ({ url: page.url(), title: titles[i] ?? '' }));
-        const active = this.tabs.activeTab;
-        const refs = active && this.refs.refsOf(active);
-        return { storage, tabs, active: active ? pages.indexOf(active) : -1, notices: this.unshownNotices(), ...(refs?.url === active?.url() ? { refs } : {}) };
-      })();
-      return await Promise.race([read.catch(() => undefined), gaveUp]).finally(() => clearTimeout(timer));
+      if (!this.context) return undefined;
+      return await readSaveable(this.context, this.tabs, this.refs, this.unshownNotices(), (page) => this.reopening.get(page));
     } finally {
       release();
     }
@@ -236,37 +224,19 @@ export class BrowserSession {
     await context?.close().catch(() => {});
   }
 
+  /** A resumed session's first call: its tabs are opened again first (resume.ts). */
+  private async reopenTabs(deadline: Deadline): Promise<void> {
+    const reopen = this.reopen!;
+    this.reopen = undefined;
+    const problem = await reopenTabs(await this.ensureContext(), reopen, this.tabs, this.refs, deadline, this.config, this.reopening);
+    if (problem) this.toTell.push(problem);
+    this.urlAfterLastCall = this.tabs.activeTab?.url();
+  }
+
   /** Notices the next call would give that a resumed session must still give. */
   private unshownNotices(): string[] {
     const lost = this.lostState ? [`${this.lostState}: the previous page and its state (form input, scroll position) were lost. Navigate again.`] : [];
     return [...this.toTell, ...lost];
-  }
-
-  /**
-   * Opens the tabs of a resumed session again, in their order: the active one loaded within the call's deadline,
-   * the others left loading in the background. A page that does not load is said, and the call goes on.
-   */
-  private async reopenTabs(deadline: Deadline): Promise<void> {
-    const { tabs, active, refs } = this.reopen!;
-    this.reopen = undefined;
-    const context = await this.ensureContext();
-    const pages: Page[] = [];
-    for (let i = 0; i < tabs.length; i++) pages.push(await context.newPage());
-    tabs.forEach((tab, i) => {
-      if (i !== active && tab.url !== 'about:blank') void pages[i]!.goto(tab.url).catch(() => {});
-    });
-    const page = pages[active] ?? pages.at(-1)!;
-    const url = tabs[active]?.url ?? tabs.at(-1)!.url;
-    this.tabs.activate(page);
-    if (url !== 'about:blank') {
-      try {
-        await loadPage(page, url, this.tabs.eventsOf(page), deadline, this.config);
-        if (refs?.url === url) this.refs.carry(page, refs);
-      } catch (error) {
-        this.toTell.push(`The page this conversation was on (${url}) could not be loaded again: ${toBrowserToolError(error).message} Navigate again.`);
-      }
-    }
-    this.urlAfterLastCall = page.url();
   }
 
   /** The active tab did not answer (a list of the tabs found it not responding): the next call checks it first. */

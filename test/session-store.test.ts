@@ -171,6 +171,24 @@ describe.each(STORES)('with $name shared by two processes', { timeout: 240_000 }
     }
   });
 
+  it('resumes every tab in its order, the active one active, and a switch to another shows its page', async () => {
+    await a.call('browser_navigate', { url: site.url('/login') }, 'tabs');
+    await a.call('browser_tabs', { action: 'new', url: site.url('/step/7') }, 'tabs');
+    await a.call('browser_tabs', { action: 'new', url: site.url('/step/8') }, 'tabs');
+    const switched = await a.call('browser_tabs', { action: 'switch', index: 1 }, 'tabs');
+    expect(switched.ok, text(switched)).toBe(true);
+
+    const listed = await b.call('browser_tabs', { action: 'list' }, 'tabs');
+    expect(listed.notices, text(listed)).toEqual([RESTORED]);
+    expect(listed.tabs.map((t: { url: string; active: boolean }) => [new URL(t.url).pathname, t.active])).toEqual([
+      ['/step/1', false],
+      ['/step/7', true],
+      ['/step/8', false],
+    ]);
+    const other = await b.call('browser_tabs', { action: 'switch', index: 2 }, 'tabs');
+    expect(text(other)).toContain('Signed in as Ada: step 8');
+  });
+
   it("the stored bytes do not contain the login cookie's value in clear", async () => {
     const stored = Buffer.concat(kind.files(dir).map((file) => readFileSync(file)));
     expect(stored.length).toBeGreaterThan(0);

@@ -7,10 +7,10 @@ import type { BrowserContext, Page } from 'playwright-core';
 import type { ResolvedConfig } from '../config.js';
 import { toBrowserToolError } from '../errors.js';
 import type { RefManager } from '../refs.js';
-import type { SavedSession, SavedTab } from '../store/types.js';
+import type { SavedSession } from '../store/types.js';
 import type { Deadline } from './deadline.js';
 import { loadPage } from './loadPage.js';
-import { titleWithin, type Tabs } from './tabs.js';
+import { NOT_RESPONDING, type Tabs } from './tabs.js';
 
 /** How long saving may read the session before giving up (a hung tab answers nothing): the next save tries again. */
 const CAPTURE_MS = 5_000;
@@ -19,16 +19,15 @@ export type Reopen = Pick<SavedSession, 'tabs' | 'active' | 'refs'>;
 
 /**
  * Cookies and each origin's storage (IndexedDB included), the tabs and the active one, and the refs of its page;
- * undefined when they cannot be read within `CAPTURE_MS`. `pending` gives the address of a tab still on its way
- * to the page it was reopened at.
+ * undefined when they cannot be read within `CAPTURE_MS`.
  */
-export async function readSaveable(context: BrowserContext, tabs: Tabs, refs: RefManager, notices: string[], pending: (page: Page) => SavedTab | undefined): Promise<SavedSession | undefined> {
+export async function readSaveable(context: BrowserContext, tabs: Tabs, refs: RefManager, notices: string[]): Promise<SavedSession | undefined> {
   let timer: NodeJS.Timeout | undefined;
   const gaveUp = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), CAPTURE_MS)));
   const read = (async (): Promise<SavedSession> => {
     const pages = tabs.all();
-    const [storage, titles] = await Promise.all([context.storageState({ indexedDB: true }), Promise.all(pages.map((page) => titleWithin(page, 500)))]);
-    const saved = pages.map((page, i) => pending(page) ?? { url: page.url(), title: titles[i] ?? '' });
+    const [storage, listed] = await Promise.all([context.storageState({ indexedDB: true }), tabs.list()]);
+    const saved = listed.map(({ url, title }) => ({ url, title: title === NOT_RESPONDING ? '' : title }));
     const active = tabs.activeTab;
     const known = active && refs.refsOf(active);
     return { storage, tabs: saved, active: active ? pages.indexOf(active) : -1, notices, ...(known && known.url === active?.url() ? { refs: known } : {}) };
@@ -40,7 +39,7 @@ export async function readSaveable(context: BrowserContext, tabs: Tabs, refs: Re
  * Opens the saved tabs again, in their order, and loads the active one within the call's deadline; the others
  * load after it, in the background, so the call's own page does not share the CPU with them. The refs the model
  * holds for the active page are carried over (refs.ts finds them again by role and name). Returns what the
- * result must say when the active page did not load; `pending` holds each background tab until it commits.
+ * result must say when the active page did not load.
  */
 export async function reopenTabs(
   context: BrowserContext,
@@ -49,7 +48,6 @@ export async function reopenTabs(
   refs: RefManager,
   deadline: Deadline,
   config: ResolvedConfig,
-  pending: WeakMap<Page, SavedTab>,
 ): Promise<string | undefined> {
   const pages: Page[] = [];
   for (let i = 0; i < saved.length; i++) pages.push(await context.newPage());
@@ -59,8 +57,7 @@ export async function reopenTabs(
   const background = () => {
     saved.forEach((tab, i) => {
       if (i === index || tab.url === 'about:blank') return;
-      pending.set(pages[i]!, tab);
-      void pages[i]!.goto(tab.url, { waitUntil: 'commit' }).catch(() => {}).finally(() => pending.delete(pages[i]!));
+      tabs.loadingInBackground(pages[i]!, tab, pages[i]!.goto(tab.url, { waitUntil: 'commit' }).catch(() => {}));
     });
   };
   tabs.activate(page);

@@ -14,7 +14,7 @@ import type { Slots } from './slots.js';
 import { BrowserToolError, toBrowserToolError } from '../errors.js';
 import { RefManager } from '../refs.js';
 import { LISTENERS_INIT_SCRIPT } from '../snapshot/listeners.js';
-import type { SavedSession, SavedTab } from '../store/types.js';
+import type { SavedSession } from '../store/types.js';
 import { installAllowlist } from './allowlist.js';
 import { Deadline } from './deadline.js';
 import { readSaveable, reopenTabs, type Reopen } from './resume.js';
@@ -67,8 +67,6 @@ export class BrowserSession {
   private readonly stopListening: () => void;
   /** Tabs still to open again (a resumed session, until its first call). */
   private reopen: Reopen | undefined;
-  /** Tabs of a resumed session still loading in the background, with the address they are on their way to. */
-  private readonly reopening = new WeakMap<Page, SavedTab>();
   /** What the next result must say that no other notice covers (a resumed page that did not load). */
   private readonly toTell: string[] = [];
 
@@ -206,7 +204,7 @@ export class BrowserSession {
       await previous;
       if (this.reopen) return { storage: this.options.storageState as StorageState | undefined, ...this.reopen, notices: this.unshownNotices() };
       if (!this.context) return undefined;
-      return await readSaveable(this.context, this.tabs, this.refs, this.unshownNotices(), (page) => this.reopening.get(page));
+      return await readSaveable(this.context, this.tabs, this.refs, this.unshownNotices());
     } finally {
       release();
     }
@@ -228,7 +226,7 @@ export class BrowserSession {
   private async reopenTabs(deadline: Deadline): Promise<void> {
     const reopen = this.reopen!;
     this.reopen = undefined;
-    const problem = await reopenTabs(await this.ensureContext(), reopen, this.tabs, this.refs, deadline, this.config, this.reopening);
+    const problem = await reopenTabs(await this.ensureContext(), reopen, this.tabs, this.refs, deadline, this.config);
     if (problem) this.toTell.push(problem);
     this.urlAfterLastCall = this.tabs.activeTab?.url();
   }

@@ -38,7 +38,7 @@ export class SessionRegistry {
   readonly keeper: SessionKeeper | undefined;
   /** The stamp of the stored state each session is a copy of: another stamp in the store means another process moved on. */
   private readonly copies = new WeakMap<BrowserSession, string | undefined>();
-  /** What the last save cost, for operators and the benchmark. */
+  /** What the last save cost (read, seal and write; `bytes` 0 when nothing had changed), for operators and the benchmark. */
   lastSave: { bytes: number; ms: number } | undefined;
 
   constructor(
@@ -244,7 +244,7 @@ export class SessionRegistry {
       const saved = await session.saveable();
       if (!saved) return;
       const bytes = await this.keeper!.save(session.key, saved, (stamp) => this.copies.set(session, stamp));
-      if (bytes) this.lastSave = { bytes, ms: performance.now() - started };
+      this.lastSave = { bytes, ms: performance.now() - started };
     } catch (error) {
       // Only the reason: what the session holds (cookies, storage) never goes to a log.
       console.warn(`mastra-browser-toolset: could not save browser session ${JSON.stringify(session.key)} to the session store: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);

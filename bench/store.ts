@@ -1,0 +1,122 @@
+/**
+ * `npx tsx bench/store.ts` (issue 47): what a session store costs. Two toolsets (two browsers, as two replicas
+ * would have) share one store; a conversation logged in with a cookie and some site storage:
+ *
+ * - warm: calls on the toolset that holds the session (navigate between two pages), with and without a store:
+ *   the difference is what saving adds to a reply (it runs after the reply is ready, so it should be ~0).
+ * - save: what each save costs after its reply (read cookies, storage and tabs, seal, write), and the bytes stored.
+ * - resume: calls alternating between the two toolsets, so that every call resumes the session from the store
+ *   (lease, read, new context, the page loaded again, then the call's own work).
+ *
+ * For the directory store and the LibSQL store (a `file:` database). Writes bench/results/store.md.
+ * Options: `--calls 30`, `--no-write`.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { BrowserToolset, DirectoryStore, LibSQLSessionStore, type SessionStore } from '../src/index.js';
+import { OFFLINE_ARGS, startServer } from '../test/helpers/server.js';
+import { quantile } from './stats.js';
+
+const ROOT = join(dirname(new URL(import.meta.url).pathname), '..');
+const argument = (name: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i < 0 ? undefined : process.argv[i + 1];
+};
+const CALLS = Number(argument('calls') ?? 30);
+const WRITE = !process.argv.includes('--no-write');
+const KEY = 'bench passphrase';
+const THREAD = { agent: { threadId: 'bench' } };
+
+const server = await startServer();
+const pages = [server.url('/fixtures/page-a.html'), server.url('/fixtures/page-b.html')];
+const dir = mkdtempSync(join(tmpdir(), 'bench-store-'));
+
+type Tool = { execute: (input: unknown, context: unknown) => Promise<any> };
+async function call(toolset: BrowserToolset, tool: string, input: unknown): Promise<{ ms: number; result: any }> {
+  const started = performance.now();
+  const result = await ((toolset.tools as unknown as Record<string, Tool>)[tool]!).execute(input, THREAD);
+  if (!result.ok) throw new Error(`${tool}: ${JSON.stringify(result.error)}`);
+  return { ms: performance.now() - started, result };
+}
+
+/** Until the toolset has saved and let the conversation go. */
+async function settled(toolset: BrowserToolset): Promise<void> {
+  while (toolset.sessions.keeper?.holds('thread:bench')) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+function toolset(store?: SessionStore): BrowserToolset {
+  return new BrowserToolset({ args: OFFLINE_ARGS, allowEvaluate: true, sessionStore: store, sessionStoreKey: store ? KEY : undefined });
+}
+
+/** A login cookie and 4 KB of site storage, as a signed-in app would have. */
+async function signIn(t: BrowserToolset): Promise<void> {
+  await call(t, 'browser_navigate', { url: pages[0] });
+  await call(t, 'browser_evaluate', { script: `document.cookie = 'sid=${'s'.repeat(40)}; path=/; max-age=3600'; localStorage.setItem('app', ${JSON.stringify('x'.repeat(4_000))}); return 1` });
+}
+
+const stats = (values: number[]) => ({ p50: Math.round(quantile(values, 0.5)!), p95: Math.round(quantile(values, 0.95)!) });
+
+async function warm(t: BrowserToolset): Promise<{ reply: number[]; save: number[] }> {
+  const reply: number[] = [];
+  const save: number[] = [];
+  for (let i = 0; i < CALLS; i++) {
+    reply.push((await call(t, 'browser_navigate', { url: pages[(i + 1) % 2] })).ms);
+    await settled(t);
+    if (t.sessions.lastSave) save.push(t.sessions.lastSave.ms);
+  }
+  return { reply, save };
+}
+
+const rows: string[] = [];
+const noStore = toolset();
+await signIn(noStore);
+await warm(noStore); // warm-up
+const baseline = (await warm(noStore)).reply;
+await noStore.close();
+rows.push(`| no store | warm navigate | ${stats(baseline).p50} | ${stats(baseline).p95} | | |`);
+
+for (const [name, make] of [
+  ['directory', () => new DirectoryStore(join(dir, 'sessions'))],
+  ['LibSQL (file:)', () => new LibSQLSessionStore({ url: `file:${join(dir, 'sessions.db')}` })],
+] as const) {
+  const a = toolset(make());
+  const b = toolset(make());
+  await signIn(a);
+  await warm(a);
+  const { reply, save } = await warm(a);
+  await settled(a);
+  const bytes = (await a.config.sessionStore!.get('thread:bench'))!.byteLength;
+  const resume: number[] = [];
+  for (let i = 0; i < CALLS; i++) {
+    // The other toolset moves the conversation on (a navigate, saved), so this one's copy is old and must resume.
+    const [t, other] = i % 2 ? [a, b] : [b, a];
+    await call(other, 'browser_navigate', { url: pages[i % 2] });
+    await settled(other);
+    const { ms, result } = await call(t, 'browser_snapshot', {});
+    if (!String(result.notices ?? '').includes('restored')) throw new Error(`call ${i} did not resume: ${JSON.stringify(result).slice(0, 400)}`);
+    resume.push(ms);
+    await settled(t);
+  }
+  await Promise.all([a.close(), b.close()]);
+  rows.push(`| ${name} | warm navigate | ${stats(reply).p50} | ${stats(reply).p95} | ${stats(save).p50} / ${stats(save).p95} | ${bytes.toLocaleString('en-US')} |`);
+  rows.push(`| ${name} | resumed snapshot | ${stats(resume).p50} | ${stats(resume).p95} | | |`);
+}
+await server.close();
+rmSync(dir, { recursive: true, force: true });
+
+const report = `# Session store (issue 47)
+
+${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), ${CALLS} calls per row, local pages.
+A conversation signed in (a cookie and 4 KB of localStorage). "warm navigate": the toolset holding the session
+navigates between two pages; the save runs after each reply (its cost is the "save" column, off the reply).
+"resumed snapshot": two toolsets (two browsers) share the store and take turns: one navigates, then the other
+takes a snapshot, which resumes the session: lease, read, a new context with the cookies and storage, the page
+loaded again, then the snapshot.
+
+| store | call | p50 ms | p95 ms | save after the reply, p50 / p95 ms | bytes stored |
+|---|---|---|---|---|---|
+${rows.join('\n')}
+`;
+console.log(report);
+if (WRITE) writeFileSync(join(ROOT, 'bench/results/store.md'), report);

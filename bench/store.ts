@@ -11,6 +11,7 @@
  * For the directory store and the LibSQL store (a `file:` database). Writes bench/results/store.md.
  * Options: `--calls 30`, `--no-write`.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -49,32 +50,34 @@ function toolset(store?: SessionStore): BrowserToolset {
   return new BrowserToolset({ args: OFFLINE_ARGS, allowEvaluate: true, sessionStore: store, sessionStoreKey: store ? KEY : undefined });
 }
 
-/** A login cookie and 4 KB of site storage, as a signed-in app would have. */
+/** A login cookie and 4 KB of site storage (a token, cached data: not compressible), as a signed-in app would have. */
 async function signIn(t: BrowserToolset): Promise<void> {
   await call(t, 'browser_navigate', { url: pages[0] });
-  await call(t, 'browser_evaluate', { script: `document.cookie = 'sid=${'s'.repeat(40)}; path=/; max-age=3600'; localStorage.setItem('app', ${JSON.stringify('x'.repeat(4_000))}); return 1` });
+  await call(t, 'browser_evaluate', { script: `document.cookie = 'sid=${randomBytes(24).toString('hex')}; path=/; max-age=3600'; localStorage.setItem('app', ${JSON.stringify(randomBytes(3_000).toString('base64'))}); return 1` });
 }
 
 const stats = (values: number[]) => ({ p50: Math.round(quantile(values, 0.5)!), p95: Math.round(quantile(values, 0.95)!) });
 
-async function warm(t: BrowserToolset): Promise<{ reply: number[]; save: number[] }> {
+/**
+ * Navigates between the two pages on `t` and, call by call, on `plain` (no store): paired, so that the machine's
+ * drift weighs on both alike. Returns the replies of each and the cost of each save after its reply.
+ */
+async function warm(t: BrowserToolset, plain: BrowserToolset): Promise<{ reply: number[]; plain: number[]; save: number[] }> {
   const reply: number[] = [];
+  const without: number[] = [];
   const save: number[] = [];
   for (let i = 0; i < CALLS; i++) {
+    without.push((await call(plain, 'browser_navigate', { url: pages[(i + 1) % 2] })).ms);
     reply.push((await call(t, 'browser_navigate', { url: pages[(i + 1) % 2] })).ms);
     await settled(t);
     if (t.sessions.lastSave) save.push(t.sessions.lastSave.ms);
   }
-  return { reply, save };
+  return { reply, plain: without, save };
 }
 
 const rows: string[] = [];
 const noStore = toolset();
 await signIn(noStore);
-await warm(noStore); // warm-up
-const baseline = (await warm(noStore)).reply;
-await noStore.close();
-rows.push(`| no store | warm navigate | ${stats(baseline).p50} | ${stats(baseline).p95} | | |`);
 
 for (const [name, make] of [
   ['directory', () => new DirectoryStore(join(dir, 'sessions'))],
@@ -83,8 +86,8 @@ for (const [name, make] of [
   const a = toolset(make());
   const b = toolset(make());
   await signIn(a);
-  await warm(a);
-  const { reply, save } = await warm(a);
+  await warm(a, noStore); // warm-up
+  const { reply, plain, save } = await warm(a, noStore);
   await settled(a);
   const bytes = (await a.config.sessionStore!.get('thread:bench'))!.byteLength;
   const resume: number[] = [];
@@ -99,9 +102,11 @@ for (const [name, make] of [
     await settled(t);
   }
   await Promise.all([a.close(), b.close()]);
+  rows.push(`| ${name} | warm navigate, no store (paired) | ${stats(plain).p50} | ${stats(plain).p95} | | |`);
   rows.push(`| ${name} | warm navigate | ${stats(reply).p50} | ${stats(reply).p95} | ${stats(save).p50} / ${stats(save).p95} | ${bytes.toLocaleString('en-US')} |`);
   rows.push(`| ${name} | resumed snapshot | ${stats(resume).p50} | ${stats(resume).p95} | | |`);
 }
+await noStore.close();
 await server.close();
 rmSync(dir, { recursive: true, force: true });
 
@@ -109,7 +114,8 @@ const report = `# Session store (issue 47)
 
 ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), ${CALLS} calls per row, local pages.
 A conversation signed in (a cookie and 4 KB of localStorage). "warm navigate": the toolset holding the session
-navigates between two pages; the save runs after each reply (its cost is the "save" column, off the reply).
+navigates between two pages; the save runs after each reply (its cost is the "save" column, off the reply). The
+same navigations on a toolset without a store, call by call in between, are the "no store (paired)" row.
 "resumed snapshot": two toolsets (two browsers) share the store and take turns: one navigates, then the other
 takes a snapshot, which resumes the session: lease, read, a new context with the cookies and storage, the page
 loaded again, then the snapshot.

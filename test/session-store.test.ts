@@ -11,10 +11,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DirectoryStore, LibSQLSessionStore, type SessionStore } from '../src/index.js';
+import { BrowserToolset, DirectoryStore, LibSQLSessionStore, type SessionStore } from '../src/index.js';
 import { seal } from '../src/store/envelope.js';
 import { browserPidsUnder, waitForExit } from './helpers/processes.js';
 import { refOf } from './helpers/refs.js';
+import { createTestToolset } from './helpers/toolset.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const KEY = 'a passphrase only the tests know';
@@ -280,5 +281,44 @@ describe.each(STORES)('with $name shared by two processes', { timeout: 240_000 }
       expect(text(next)).not.toContain('could not be read');
     }
     await store.close?.();
+  });
+});
+
+describe('a store without an encryption key', { timeout: 120_000 }, () => {
+  const saved = (toolset: BrowserToolset) => expect.poll(() => toolset.sessions.keeper!.holds('thread:nokey'), { timeout: 10_000 }).toBe(false);
+
+  it('is said once at startup, and keeps the tabs but not the login; allowPlaintext keeps the login, readable in the store', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'session-store-'));
+    dirs.push(dir);
+    const warnings: string[] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => void warnings.push(args.join(' '));
+    const inThread = { agent: { threadId: 'nokey' } };
+    const [first, second] = [createTestToolset({ sessionStore: join(dir, 'bare') }), createTestToolset({ sessionStore: join(dir, 'bare') })];
+    const [third, fourth] = [createTestToolset({ sessionStore: join(dir, 'plain'), allowPlaintext: true }), createTestToolset({ sessionStore: join(dir, 'plain'), allowPlaintext: true })];
+    try {
+      expect(warnings.filter((w) => w.includes('sessionStore has no encryption key'))).toHaveLength(1);
+
+      const login = await first.tools.browser_navigate.execute!({ url: site.url('/login') }, inThread as never);
+      expect(text(login)).toContain('Signed in as Ada: step 1');
+      await saved(first);
+      const resumed: any = await second.tools.browser_snapshot.execute!({}, inThread as never);
+      expect(resumed.notices).toEqual([
+        "This conversation's browser was restored from saved state: pages were loaded again; unsaved form input and scroll positions were lost; logins were not kept (the session store has no encryption key: sessionStoreKey).",
+      ]);
+      expect(resumed.snapshot).toContain('Signed out');
+      expect(readdirSync(join(dir, 'bare')).map((f) => readFileSync(join(dir, 'bare', f)).toString('latin1')).join('')).not.toContain(site.secret);
+
+      await third.tools.browser_navigate.execute!({ url: site.url('/login') }, inThread as never);
+      await saved(third);
+      // Stored as it is: the check of the sealed stores above would see a cookie left in clear.
+      expect(readdirSync(join(dir, 'plain')).map((f) => readFileSync(join(dir, 'plain', f)).toString('latin1')).join('')).toContain(site.secret);
+      const kept: any = await fourth.tools.browser_snapshot.execute!({}, inThread as never);
+      expect(kept.notices).toEqual([RESTORED]);
+      expect(kept.snapshot).toContain('Signed in as Ada: step 1');
+    } finally {
+      console.warn = warn;
+      await Promise.all([first, second, third, fourth].map((t) => t.close()));
+    }
   });
 });

@@ -2,7 +2,8 @@
  * The bytes a store holds for a session: a versioned envelope around the saved session, sealed with AES-256-GCM
  * (node:crypto) when a key is configured. The session key is bound in as associated data, so bytes copied under
  * another key do not open. Layout: "MBTS", version, mode (1 sealed, 0 plain), then for sealed: 12-byte IV,
- * 16-byte tag, ciphertext. The body is the session's JSON, gzipped (storage of many origins compresses well).
+ * 16-byte tag, ciphertext. A sealed body is the session's JSON gzipped (storage of many origins compresses well);
+ * a plain one (`allowPlaintext`) is the JSON as it is, so whoever allowed it can read what is stored.
  */
 import { createCipheriv, createDecipheriv, randomBytes, scryptSync } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -37,8 +38,9 @@ function header(mode: number): Buffer {
 
 /** The envelope of `saved` for `sessionKey`: sealed with `key`, or plain when there is none. */
 export function seal(saved: SavedSession, sessionKey: string, key: Buffer | undefined): Uint8Array {
-  const body = gzipSync(Buffer.from(JSON.stringify(saved)));
-  if (!key) return Buffer.concat([header(PLAIN), body]);
+  const json = Buffer.from(JSON.stringify(saved));
+  if (!key) return Buffer.concat([header(PLAIN), json]);
+  const body = gzipSync(json);
   const head = header(SEALED);
   const iv = randomBytes(IV_BYTES);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
@@ -54,9 +56,9 @@ export function open(bytes: Uint8Array, sessionKey: string, key: Buffer | undefi
   const version = data[MAGIC.length]!;
   if (version !== ENVELOPE_VERSION) throw new UnreadableState(`it was saved in another format (version ${version}; this version reads ${ENVELOPE_VERSION})`);
   const mode = data[MAGIC.length + 1]!;
-  let body: Buffer;
+  let json: Buffer;
   if (mode === PLAIN) {
-    body = data.subarray(HEADER);
+    json = data.subarray(HEADER);
   } else if (mode === SEALED) {
     if (!key) throw new UnreadableState('it is encrypted and this process has no key for the session store');
     if (data.length < HEADER + IV_BYTES + TAG_BYTES) throw new UnreadableState('it is cut short');
@@ -65,16 +67,22 @@ export function open(bytes: Uint8Array, sessionKey: string, key: Buffer | undefi
     const decipher = createDecipheriv('aes-256-gcm', key, iv);
     decipher.setAAD(Buffer.concat([data.subarray(0, HEADER), Buffer.from(sessionKey)]));
     decipher.setAuthTag(tag);
+    let body: Buffer;
     try {
       body = Buffer.concat([decipher.update(data.subarray(HEADER + IV_BYTES + TAG_BYTES)), decipher.final()]);
     } catch {
       throw new UnreadableState('it cannot be decrypted with this key (another key, or damaged bytes)');
     }
+    try {
+      json = gunzipSync(body);
+    } catch {
+      throw new UnreadableState('its contents are damaged');
+    }
   } else {
     throw new UnreadableState(`it uses an unknown protection (${mode})`);
   }
   try {
-    const saved = JSON.parse(gunzipSync(body).toString('utf8')) as SavedSession;
+    const saved = JSON.parse(json.toString('utf8')) as SavedSession;
     if (!Array.isArray(saved.tabs) || typeof saved.active !== 'number' || !Array.isArray(saved.notices)) throw new Error('shape');
     return saved;
   } catch {

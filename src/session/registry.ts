@@ -94,7 +94,7 @@ export class SessionRegistry {
     const raced = this.sessions.get(key);
     if (raced) return { session: raced, notices: [], raced: true };
     const session = new BrowserSession(key, this.browser, this.config, {
-      storageState: saved ? saved.storage : this.storageStateFor(key),
+      storageState: saved?.storage ?? this.storageStateFor(key),
       slots: this.slots,
       reopen: saved,
       afterCall: () => {

@@ -11,11 +11,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BrowserToolset, DirectoryStore, LibSQLSessionStore, type SessionStore } from '../src/index.js';
+import { BrowserToolset, DEFAULT_CHROMIUM_ARGS, DirectoryStore, findBrowser, LibSQLSessionStore, type SessionStore } from '../src/index.js';
 import { seal } from '../src/store/envelope.js';
 import { browserPidsUnder, waitForExit } from './helpers/processes.js';
 import { refOf } from './helpers/refs.js';
-import { createTestToolset } from './helpers/toolset.js';
+import { createTestToolset, OFFLINE_ARGS } from './helpers/toolset.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const KEY = 'a passphrase only the tests know';
@@ -63,10 +63,10 @@ class Worker {
   readonly ready: Promise<void>;
   stderr = '';
 
-  constructor(store: string) {
+  constructor(store: string, wsEndpoint?: string) {
     this.child = spawn(process.execPath, ['--import', 'tsx', 'test/session-store.worker.ts'], {
       cwd: ROOT,
-      env: { ...process.env, STORE: store, MASTRA_BROWSER_STORE_KEY: KEY },
+      env: { ...process.env, STORE: store, MASTRA_BROWSER_STORE_KEY: KEY, ...(wsEndpoint ? { WS_ENDPOINT: wsEndpoint } : {}) },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     this.child.stderr!.on('data', (chunk) => (this.stderr += chunk));
@@ -281,6 +281,30 @@ describe.each(STORES)('with $name shared by two processes', { timeout: 240_000 }
       expect(text(next)).not.toContain('could not be read');
     }
     await store.close?.();
+  });
+});
+
+describe('replicas connected to one remote browser (a Playwright browser server)', { timeout: 180_000 }, () => {
+  it('each connects on its own, and the store carries the conversation between them, logged in', async () => {
+    const { chromium } = await import('playwright-core');
+    const executablePath = (await findBrowser({})).executablePath!;
+    const remote = await chromium.launchServer({ executablePath, args: [...DEFAULT_CHROMIUM_ARGS, ...OFFLINE_ARGS], port: 0 });
+    const dir = mkdtempSync(join(tmpdir(), 'session-store-'));
+    dirs.push(dir);
+    const [a, b] = [new Worker(`dir:${dir}`, remote.wsEndpoint()), new Worker(`dir:${dir}`, remote.wsEndpoint())];
+    try {
+      await Promise.all([a.ready, b.ready]);
+      const login = await a.call('browser_navigate', { url: site.url('/login') }, 'remote');
+      expect(login.snapshot, text(login)).toContain('Signed in as Ada: step 1');
+      const next = await b.call('browser_click', { ref: refOf(login.snapshot, 'link', 'Next step') }, 'remote');
+      expect(next.notices, text(next)).toEqual([RESTORED]);
+      const back = await a.call('browser_snapshot', {}, 'remote');
+      expect(back.notices, text(back)).toEqual([RESTORED]);
+      expect(back.snapshot).toContain('Signed in as Ada: step 2');
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+      await remote.close();
+    }
   });
 });
 

@@ -220,6 +220,21 @@ describe.each(STORES)('with $name shared by two processes', { timeout: 240_000 }
     expect((await a.call('browser_snapshot', {}, 'crash')).snapshot).toContain('Signed in as Ada: step 3');
   });
 
+  it.runIf(kind.name === 'a directory store')('a process killed in the middle of a call leaves no lease behind on its host: the restarted one goes on at once', async () => {
+    await a.call('browser_navigate', { url: site.url('/login') }, 'midcall');
+    await a.call('settled', {}, 'midcall');
+    void a.call('browser_navigate', { url: site.url('/hold/midcall?ms=5000') }, 'midcall').catch(() => {});
+    await expect.poll(() => site.events.includes('enter midcall'), { timeout: 10_000 }).toBe(true);
+    await a.kill();
+    a = new Worker(kind.make(dir));
+    await a.ready;
+    // Pressing a key waits at most 4 s for the conversation, far less than the dead process's lease would last.
+    const resumed = await a.call('browser_press', { key: 'Tab' }, 'midcall');
+    expect(resumed.ok, text(resumed)).toBe(true);
+    expect(resumed.notices).toEqual([RESTORED]);
+    expect((await a.call('browser_snapshot', {}, 'midcall')).snapshot).toContain('Signed in as Ada: step 1');
+  });
+
   it('two processes given the same conversation at once take turns; the page is that of the last call', async () => {
     await a.call('browser_navigate', { url: site.url('/login') }, 'both');
     await a.call('settled', {}, 'both');

@@ -2,10 +2,12 @@
  * A session store in a directory on disk: for one host whose process restarts or runs several times (a deploy,
  * a crash, a few workers). Each session is one file, written whole to a temporary file and renamed over the old
  * one, so a reader never sees half of it. Each lease is a small file with its holder and expiry, changed only
- * under a lock file created exclusively, so two processes never both take it.
+ * under a lock file created exclusively, so two processes never both take it; a lease whose holder process has
+ * ended is free at once.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, open, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Lease, SessionStore } from './types.js';
 
@@ -16,6 +18,22 @@ interface LeaseFile {
   holder?: string;
   expires: number;
   stamp?: string;
+}
+
+/**
+ * Whether a lease's holder is a process of this host that has ended (a crash, a kill): holders are named
+ * `host:pid:…` (store/keeper.ts). One host is what this store is for, so a restarted server need not wait for
+ * the lease of the process it replaces to expire.
+ */
+function holderGone(holder: string): boolean {
+  const [host, pid] = holder.split(':');
+  if (host !== hostname() || !/^\d+$/.test(pid ?? '')) return false;
+  try {
+    process.kill(Number(pid), 0);
+    return false;
+  } catch (error) {
+    return errorCode(error) === 'ESRCH';
+  }
 }
 
 function errorCode(error: unknown): string | undefined {
@@ -50,7 +68,7 @@ export class DirectoryStore implements SessionStore {
     return this.locked(key, async () => {
       const lease = await this.readLease(key);
       const now = Date.now();
-      if (lease.holder && lease.holder !== holder && lease.expires > now) return undefined;
+      if (lease.holder && lease.holder !== holder && lease.expires > now && !holderGone(lease.holder)) return undefined;
       await this.writeWhole(this.path(key, 'lease'), JSON.stringify({ holder, expires: now + ttlMs, stamp: lease.stamp } satisfies LeaseFile));
       return { stamp: lease.stamp };
     });

@@ -37,7 +37,7 @@ interface Held {
 }
 
 export class SessionKeeper {
-  /** Who this process is in the store's leases. */
+  /** Who this process is in the store's leases: `host:pid:random` (the directory store reads the first two). */
   readonly holder = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   /** Whether cookies and storage are saved (encrypted, or in clear because allowed). */
   readonly keepsLogins: boolean;

@@ -299,6 +299,33 @@ describe.each(STORES)('with $name shared by two processes', { timeout: 240_000 }
   });
 });
 
+describe.each(STORES)('the leases of $name', (kind) => {
+  it('one holder at a time; free again once released (leaving its stamp for the next) or expired', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'session-store-'));
+    dirs.push(dir);
+    const [one, two] = [kind.open(dir), kind.open(dir)];
+    try {
+      expect(await one.acquire('k', 'one', 60_000)).toEqual({ stamp: undefined });
+      expect(await two.acquire('k', 'two', 60_000)).toBeUndefined();
+      expect(await one.acquire('k', 'one', 60_000)).toEqual({ stamp: undefined }); // its own again: renewed
+      await two.release('k', 'two', 'not-mine'); // not its lease: nothing happens
+      expect(await two.acquire('k', 'two', 60_000)).toBeUndefined();
+      await one.release('k', 'one', 'saved-1');
+      expect(await two.acquire('k', 'two', 1)).toEqual({ stamp: 'saved-1' });
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      // Two's lease has expired: it can no longer renew it, and another may take it.
+      expect(await two.renew('k', 'two', 60_000)).toBe(false);
+      expect(await one.acquire('k', 'one', 60_000)).toEqual({ stamp: 'saved-1' });
+      await one.put('k', new Uint8Array([1, 2, 3]));
+      expect([...(await two.get('k'))!]).toEqual([1, 2, 3]);
+      await two.delete('k');
+      expect(await one.get('k')).toBeUndefined();
+    } finally {
+      await Promise.all([one.close?.(), two.close?.()]);
+    }
+  });
+});
+
 describe('replicas connected to one remote browser (a Playwright browser server)', { timeout: 180_000 }, () => {
   it('each connects on its own, and the store carries the conversation between them, logged in', async () => {
     const { chromium } = await import('playwright-core');

@@ -25,6 +25,12 @@ const REMEMBERED = 1_000;
 /** A lease lasts this long unless renewed (every third of it while a call runs): what a crashed holder costs. */
 const LEASE_MS = 15_000;
 
+/**
+ * Calls that only look at the page: no save after them. Reading a session to save it costs a hidden page load
+ * per site it visited that no tab shows (Playwright's storageState), so the most frequent calls skip it.
+ */
+const LOOKS_ONLY = new Set(['snapshot', 'read', 'screenshot']);
+
 export class SessionRegistry {
   private readonly sessions = new Map<string, BrowserSession>();
   /** Sessions closed by the registry (not by the user), with the reason, for the next call of their key. */
@@ -38,6 +44,10 @@ export class SessionRegistry {
   readonly keeper: SessionKeeper | undefined;
   /** The stamp of the stored state each session is a copy of: another stamp in the store means another process moved on. */
   private readonly copies = new WeakMap<BrowserSession, string | undefined>();
+  /** Conversations whose session a call may have changed since it was last saved. */
+  private readonly unsaved = new Set<string>();
+  /** The save under way per conversation, which the next waits for. */
+  private readonly saving = new Map<string, Promise<void>>();
   /** What the last save cost (read, seal and write; `bytes` 0 when nothing had changed), for operators and the benchmark. */
   lastSave: { bytes: number; ms: number } | undefined;
 
@@ -52,7 +62,7 @@ export class SessionRegistry {
           allowPlaintext: config.allowPlaintext,
           leaseMs: LEASE_MS,
           inUse: (key) => this.sessions.get(key)?.busy ?? false,
-          abandoned: (key) => void this.saveAndRelease(key),
+          abandoned: (key) => this.done(key, { ended: true }),
         })
       : undefined;
   }
@@ -77,6 +87,8 @@ export class SessionRegistry {
       const opened = await this.open(key, waitMs, saved);
       if (opened.raced) return opened;
       this.copies.set(opened.session, stamp);
+      // Saved after its first call whatever it is: the notices given now must not be given again elsewhere.
+      if (unreadable || saved) this.unsaved.add(key);
       if (unreadable) opened.notices = [`This conversation's saved browser state could not be read (${unreadable}): a new empty browser session started; navigate again.`];
       else if (saved) opened.notices = [restoredNotice(saved, this.keeper.keepsLogins), ...saved.notices];
       return opened;
@@ -97,8 +109,10 @@ export class SessionRegistry {
       storageState: saved?.storage ?? this.storageStateFor(key),
       slots: this.slots,
       reopen: saved,
-      afterCall: () => {
-        if (this.keeper?.end(key)) void this.saveAndRelease(key);
+      afterCall: (what) => {
+        if (!this.keeper) return;
+        if (!LOOKS_ONLY.has(what)) this.unsaved.add(key);
+        if (this.keeper.end(key)) void this.saveAndRelease(key);
       },
     });
     this.sessions.set(key, session);
@@ -116,8 +130,10 @@ export class SessionRegistry {
    * A caller of `get` that runs no call on the session (a custom step using its page) is done with it: with a
    * store, the session is saved and its lease let go. Tool calls need not call this: their end does it.
    */
-  done(key: string): void {
-    if (this.keeper?.end(key)) void this.saveAndRelease(key);
+  done(key: string, { ended = false } = {}): void {
+    if (!this.keeper) return;
+    this.unsaved.add(key);
+    if (ended || this.keeper.end(key)) void this.saveAndRelease(key);
   }
 
   /** The session of `key` if it is open, without creating one. */
@@ -210,11 +226,23 @@ export class SessionRegistry {
     await this.closeCounted(session, { save: true });
   }
 
-  /** The calls of `key` in this process are done: the session is saved, then its lease let go. */
-  private async saveAndRelease(key: string): Promise<void> {
+  /**
+   * The calls of `key` in this process are done: the session is saved, then its lease let go. One after the
+   * other per key, so that a lease is never let go while an earlier save is still being written.
+   */
+  private saveAndRelease(key: string): Promise<void> {
+    const next = (this.saving.get(key) ?? Promise.resolve()).then(() => this.saveThenRelease(key));
+    this.saving.set(key, next);
+    void next.finally(() => {
+      if (this.saving.get(key) === next) this.saving.delete(key);
+    });
+    return next;
+  }
+
+  private async saveThenRelease(key: string): Promise<void> {
     const session = this.sessions.get(key);
     try {
-      if (session) await this.save(session);
+      if (session && this.unsaved.delete(key)) await this.save(session);
     } finally {
       await this.keeper!.release(key);
     }

@@ -36,8 +36,8 @@ export interface SessionOptions {
   slots?: Slots;
   /** Tabs to open again before the first call acts: the session resumes one saved by another process. */
   reopen?: Reopen;
-  /** Told at the end of every call (the registry saves the session when its calls are done). */
-  afterCall?: () => void;
+  /** Told at the end of every call, with what it was (the registry saves the session when its calls are done). */
+  afterCall?: (what: string) => void;
 }
 
 /**
@@ -148,7 +148,7 @@ export class BrowserSession {
       if (!this.pending) this.tabs.afterCall();
       freeSlot();
       release();
-      this.options.afterCall?.();
+      this.options.afterCall?.(what);
     }
   }
 

@@ -13,6 +13,7 @@ import type { ResolvedConfig } from '../config.js';
 import { BrowserToolError } from '../errors.js';
 import { SessionKeeper } from '../store/keeper.js';
 import type { SavedSession } from '../store/types.js';
+import { restoredNotice } from './resume.js';
 import { BrowserSession, type StorageState } from './session.js';
 import { Slots } from './slots.js';
 
@@ -300,11 +301,4 @@ export class SessionRegistry {
     this.sweeper = setInterval(() => void this.sweep(), Math.min(60_000, Math.max(1_000, this.config.idleTimeout / 4)));
     this.sweeper.unref(); // an idle sweeper must not keep the process alive
   }
-}
-
-/** The one line a resumed conversation is told. */
-function restoredNotice(saved: SavedSession, keptLogins: boolean): string {
-  const logins = keptLogins ? 'logins kept' : 'logins were not kept (the session store has no encryption key: sessionStoreKey)';
-  const pages = saved.tabs.length ? 'pages were loaded again; unsaved form input and scroll positions were lost' : 'no pages were open';
-  return `This conversation's browser was restored from saved state: ${pages}; ${logins}.`;
 }

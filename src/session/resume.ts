@@ -75,3 +75,10 @@ export async function reopenTabs(
     background();
   }
 }
+
+/** The one line a resumed conversation is told. */
+export function restoredNotice(saved: SavedSession, keptLogins: boolean): string {
+  const logins = keptLogins ? 'logins kept' : 'logins were not kept (the session store has no encryption key: sessionStoreKey)';
+  const pages = saved.tabs.length ? 'pages were loaded again; unsaved form input and scroll positions were lost' : 'no pages were open';
+  return `This conversation's browser was restored from saved state: ${pages}; ${logins}.`;
+}

@@ -388,3 +388,31 @@ describe('a store without an encryption key', { timeout: 120_000 }, () => {
     }
   });
 });
+
+describe("sharing the LibSQL client of Mastra's own storage", { timeout: 120_000 }, () => {
+  it("keeps sessions in the database Mastra's LibSQLStore uses, beside its tables, and leaves the client open", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'session-store-'));
+    dirs.push(dir);
+    const { createClient } = await import('@libsql/client');
+    const { LibSQLStore } = await import('@mastra/libsql');
+    const client = createClient({ url: `file:${join(dir, 'mastra.db')}` });
+    const storage = new LibSQLStore({ id: 'mastra-storage', client });
+    await storage.init();
+    const config = { sessionStore: new LibSQLSessionStore({ client }), sessionStoreKey: KEY };
+    const [first, second] = [createTestToolset(config), createTestToolset(config)];
+    const inThread = { agent: { threadId: 'mastra' } } as never;
+    try {
+      await first.tools.browser_navigate.execute!({ url: site.url('/login') }, inThread);
+      await first.close();
+      const resumed: any = await second.tools.browser_snapshot.execute!({}, inThread);
+      expect(resumed.notices).toEqual([RESTORED]);
+      expect(resumed.snapshot).toContain('Signed in as Ada: step 1');
+      await second.close();
+      const tables = (await client.execute("SELECT name FROM sqlite_master WHERE type = 'table'")).rows.map((row) => String(row.name));
+      expect(tables).toEqual(expect.arrayContaining(['mastra_threads', 'mastra_browser_sessions', 'mastra_browser_session_leases']));
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+      client.close();
+    }
+  });
+});

@@ -416,3 +416,21 @@ describe("sharing the LibSQL client of Mastra's own storage", { timeout: 120_000
     }
   });
 });
+
+describe('a session store that does not answer', () => {
+  it('fails the call with a retryable error that names the store, rather than driving without the lease', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'session-store-'));
+    dirs.push(dir);
+    writeFileSync(join(dir, 'a-file'), '');
+    // A directory store under a file: every write fails (ENOTDIR), as a full or read-only disk would.
+    const toolset = createTestToolset({ sessionStore: join(dir, 'a-file', 'sessions'), sessionStoreKey: KEY });
+    try {
+      const result: any = await toolset.tools.browser_navigate.execute!({ url: site.url('/login') }, { agent: { threadId: 'down' } } as never);
+      expect(result.ok).toBe(false);
+      expect(result.error).toMatchObject({ code: 'browser_error', retryable: true });
+      expect(result.error.message).toMatch(/^The session store that keeps this conversation's browser did not answer \(.*ENOTDIR/);
+    } finally {
+      await toolset.close();
+    }
+  });
+});

@@ -127,7 +127,7 @@ export class SessionKeeper {
 
   /** The saved session of `key`, if any; what made it unreadable, if it was. Never throws for bad bytes. */
   async load(key: string): Promise<{ saved?: SavedSession; unreadable?: string }> {
-    const bytes = await this.store.get(key);
+    const bytes = await unreachable(this.store.get(key));
     if (!bytes) return {};
     try {
       const saved = open(bytes, key, this.key);
@@ -177,7 +177,7 @@ export class SessionKeeper {
 
   private async take(key: string, until: number): Promise<string | undefined> {
     for (;;) {
-      const lease = await this.store.acquire(key, this.holder, this.options.leaseMs);
+      const lease = await unreachable(this.store.acquire(key, this.holder, this.options.leaseMs));
       if (lease) return lease.stamp;
       const now = Date.now();
       if (now >= until) {
@@ -198,6 +198,22 @@ export class SessionKeeper {
       return;
     }
     await this.store.renew(key, this.holder, this.options.leaseMs).catch(() => false);
+  }
+}
+
+/**
+ * A store that fails to answer (its database down, its disk full) fails the call with a retryable error that says
+ * so, rather than driving the browser without the lease or from a copy that may be old.
+ */
+async function unreachable<T>(asked: Promise<T>): Promise<T> {
+  try {
+    return await asked;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    throw new BrowserToolError('browser_error', `The session store that keeps this conversation's browser did not answer (${reason}).`, {
+      hint: 'Call the tool again in a few seconds; if it keeps failing, the server operator must check the session store.',
+      retryable: true,
+    });
   }
 }
 

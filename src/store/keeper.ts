@@ -34,6 +34,8 @@ interface Held {
   renewer?: NodeJS.Timeout;
   /** Set while the store is asked for the lease: other calls of the key wait for that answer. */
   taking?: Promise<unknown>;
+  /** The lease expired before it was renewed (this process stalled) and may be another's now: nothing is saved over theirs. */
+  lost?: boolean;
 }
 
 export class SessionKeeper {
@@ -146,7 +148,7 @@ export class SessionKeeper {
    */
   async save(key: string, saved: SavedSession, saw: (stamp: string | undefined) => void): Promise<number> {
     const held = this.held.get(key);
-    if (!held || held.taking) return 0;
+    if (!held || held.taking || held.lost) return 0;
     const kept: SavedSession = this.keepsLogins ? saved : { ...saved, storage: undefined };
     const text = digest(JSON.stringify(kept));
     if (this.lastSaved.get(key) === text) return 0;
@@ -197,7 +199,7 @@ export class SessionKeeper {
       this.options.abandoned(key);
       return;
     }
-    await this.store.renew(key, this.holder, this.options.leaseMs).catch(() => false);
+    if (!(await this.store.renew(key, this.holder, this.options.leaseMs).catch(() => true))) held.lost = true;
   }
 }
 

@@ -4,6 +4,11 @@ import type { ChromiumChoice } from './browser/find.js';
 import type { SettlePolicy } from './session/loading.js';
 import type { StorageState } from './session/session.js';
 import { BrowserToolError } from './errors.js';
+import { DirectoryStore } from './store/directory.js';
+import type { SessionStore } from './store/types.js';
+
+/** The environment variable read for `sessionStoreKey` when the config does not give one. */
+export const STORE_KEY_ENV = 'MASTRA_BROWSER_STORE_KEY';
 
 export interface BrowserToolsetConfig {
   /** Run without a visible window. Default: true. */
@@ -95,6 +100,21 @@ export interface BrowserToolsetConfig {
   secretFields?: string[];
   /** Choose the tools offered to the model, by id, e.g. `{ exclude: ['browser_screenshot'] }` for a text-only model. */
   tools?: { include?: string[]; exclude?: string[] };
+  /**
+   * Keep each conversation's browser (cookies, each origin's storage, open tabs) in a store after every call, so
+   * that another process (a replica, a restarted server, a serverless instance) resumes it. A directory path for
+   * a store on this host's disk, or a store shared by many processes, e.g. `new LibSQLSessionStore({ url })`.
+   * A lease per conversation lets one process drive it at a time. Default: none (sessions live in this process).
+   */
+  sessionStore?: string | SessionStore;
+  /**
+   * The secret that encrypts what the store holds (AES-256-GCM): 64 hex digits, base64 of 32 bytes, or a
+   * passphrase. Default: the `MASTRA_BROWSER_STORE_KEY` environment variable. Without one, cookies and storage
+   * are not stored (only the tabs), unless `allowPlaintext` is true.
+   */
+  sessionStoreKey?: string;
+  /** Store cookies and storage unencrypted when there is no `sessionStoreKey`. Default: false. */
+  allowPlaintext?: boolean;
 }
 
 export interface ResolvedConfig {
@@ -125,6 +145,9 @@ export interface ResolvedConfig {
   tools: { include?: string[]; exclude?: string[] };
   /** One selector list built from the defaults and `secretFields`. */
   secretSelector: string;
+  sessionStore?: SessionStore;
+  sessionStoreKey?: string;
+  allowPlaintext: boolean;
 }
 
 export type StorageStateOption = StorageState | string | ((sessionKey: string) => StorageState | string | undefined);
@@ -218,5 +241,8 @@ export function resolveConfig(config: BrowserToolsetConfig = {}): ResolvedConfig
     allowEvaluate: config.allowEvaluate ?? false,
     tools: config.tools ?? {},
     secretSelector: [...DEFAULT_SECRET_FIELDS, ...(config.secretFields ?? [])].join(', '),
+    sessionStore: typeof config.sessionStore === 'string' ? new DirectoryStore(resolve(config.sessionStore)) : config.sessionStore,
+    sessionStoreKey: config.sessionStoreKey || process.env[STORE_KEY_ENV] || undefined,
+    allowPlaintext: config.allowPlaintext ?? false,
   };
 }

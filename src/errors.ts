@@ -19,6 +19,7 @@ export const ERROR_CODES = [
   'browser_not_found',
   'browser_closed',
   'browser_error',
+  'busy',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -89,6 +90,10 @@ const DEFAULT_HINTS: Record<ErrorCode, { hint: string; retryable: boolean }> = {
   },
   browser_error: {
     hint: 'An unexpected browser error. Take browser_snapshot to check the page state, then retry or try another way.',
+    retryable: true,
+  },
+  busy: {
+    hint: 'This browser is in use elsewhere right now. Wait a few seconds and call the tool again.',
     retryable: true,
   },
 };

@@ -29,3 +29,6 @@ export { defineBrowserTool, type ToolContext, type ToolResult } from './tools/de
 export { ToolsetBrowser, type ToolsetBrowserConfig } from './provider/provider.js';
 export { PageScreencast } from './provider/screencast.js';
 export { BrowserStateProcessor } from './provider/context.js';
+export { DirectoryStore } from './store/directory.js';
+export { LibSQLSessionStore, type LibSQLClientLike, type LibSQLSessionStoreOptions } from './store/libsql.js';
+export type { Lease, SavedSession, SavedTab, SessionStore } from './store/types.js';

@@ -112,6 +112,11 @@ export class RefManager {
   private readonly documents = new WeakMap<Page, DocumentRefs>();
   /** Refs handed out for earlier documents of each tab, newest last, with the URL they belonged to. */
   private readonly retired = new WeakMap<Page, Array<{ url: string; refs: Set<string> }>>();
+  /**
+   * Refs the model holds from before its session was resumed in this process (the page was loaded again here,
+   * where Playwright numbers its refs afresh), with the role and name each had: found again by them.
+   */
+  private readonly carried = new WeakMap<Page, { url: string; refs: Map<string, RefInfo> }>();
 
   constructor(
     private readonly defaults: () => Omit<FormatOptions, 'ref'>,
@@ -196,6 +201,23 @@ export class RefManager {
     this.retired.set(page, list);
   }
 
+  /** The element a ref from before the session was resumed names now: the one element with its role and name. */
+  private async findCarried(page: Page, ref: string, wanted: RefInfo, action: string, notices: string[]): Promise<string> {
+    const taken = await this.snapshot(page);
+    const doc = this.documents.get(page)!;
+    const matches = wanted.name ? [...doc.current].filter(([, info]) => info.role === wanted.role && info.name === wanted.name) : [];
+    if (matches.length === 1) {
+      const [now] = matches[0]!;
+      if (now !== ref) notices.push(`${ref} is ${now} on this page since it was loaded again (${describe(wanted)}); use the refs of the latest result from now on.`);
+      return now;
+    }
+    throw new BrowserToolError(
+      'stale_ref',
+      `${action}: ${ref} (${describe(wanted)}) is a ref of this page as it was before the browser was restored; the page was loaded again and ${matches.length ? `${matches.length} elements match it now` : 'no element matches it now'}.`,
+      { snapshot: taken.formatted.text },
+    );
+  }
+
   /** The URL of the earlier document that handed out `ref`, if the current one never did. */
   private retiredOwner(page: Page, ref: string): string | undefined {
     const list = this.retired.get(page) ?? [];
@@ -213,10 +235,27 @@ export class RefManager {
     return doc.mainPrefix ? ref.startsWith(`${doc.mainPrefix}e`) : /^e\d+$/.test(ref);
   }
 
+  /** The refs handed out for the tab's document, with their role and name: what a resumed session carries over. */
+  refsOf(page: Page): { url: string; refs: Array<[ref: string, role: string, name: string]> } | undefined {
+    const doc = this.documents.get(page);
+    return doc && { url: doc.url, refs: [...doc.known].map(([ref, info]) => [ref, info.role, info.name]) };
+  }
+
+  /** The tab shows again, loaded anew, the page at `url` whose refs were `refs` (`refsOf` in another process). */
+  carry(page: Page, carried: { url: string; refs: Array<[ref: string, role: string, name: string]> }): void {
+    this.carried.set(page, { url: carried.url, refs: new Map(carried.refs.map(([ref, role, name]) => [ref, { role, name }])) });
+  }
+
   async resolve(page: Page, rawRef: string, action: string): Promise<ResolvedRef> {
     let ref = normalizeRef(rawRef);
     const notices: string[] = [];
     let doc = this.documents.get(page);
+    const carried = this.carried.get(page);
+    if (carried && carried.url !== page.url()) this.carried.delete(page); // the tab has moved on: the old refs name nothing here
+    else if (carried?.refs.has(ref) && !doc?.known.has(ref)) {
+      ref = await this.findCarried(page, ref, carried.refs.get(ref)!, action, notices);
+      doc = this.documents.get(page);
+    }
     // A bare number names an element of the page as it is now, so it takes the current main-frame prefix.
     if (doc?.mainPrefix && /^\s*\d+\s*$/.test(rawRef)) ref = doc.mainPrefix + ref;
     if (doc && !doc.known.has(ref)) {

@@ -1,5 +1,5 @@
 import { SharedBrowser, type BrowserInfo } from './browser/shared.js';
-import { resolveConfig, type BrowserToolsetConfig, type ResolvedConfig } from './config.js';
+import { resolveConfig, STORE_KEY_ENV, type BrowserToolsetConfig, type ResolvedConfig } from './config.js';
 import { BrowserToolError } from './errors.js';
 import { SessionRegistry } from './session/registry.js';
 import type { StorageState } from './session/session.js';
@@ -86,6 +86,7 @@ export class BrowserToolset {
     this.sessions = new SessionRegistry(this.browser, this.config);
     const context: ToolContext = { registry: this.sessions, config: this.config };
     this.tools = Object.fromEntries(chooseTools(this.config).map((id) => [id, FACTORIES[id](context)])) as BrowserTools;
+    if (this.config.sessionStore && !this.config.sessionStoreKey && !this.config.allowPlaintext) warnNoStoreKey();
   }
 
   /**
@@ -93,7 +94,12 @@ export class BrowserToolset {
    * custom steps in workflows and tests. Opens the browser and session if needed.
    */
   async page(sessionKey = 'default') {
-    return (await (await this.sessions.get(sessionKey)).session.activePage()).page;
+    const { session } = await this.sessions.get(sessionKey);
+    try {
+      return (await session.activePage()).page;
+    } finally {
+      this.sessions.done(sessionKey);
+    }
   }
 
   /**
@@ -117,9 +123,12 @@ export class BrowserToolset {
     return session.storageState();
   }
 
-  /** Closes one thread's session (its context, tabs and cookies); its next call starts a fresh one. */
-  async closeSession(threadId?: string): Promise<void> {
-    await this.sessions.closeSession(threadId === undefined ? 'default' : `thread:${threadId}`);
+  /**
+   * Closes one thread's session (its context, tabs and cookies); its next call starts a fresh one. With a
+   * `sessionStore`, the session is saved first and its next call resumes it, unless `forget` deletes it from the store.
+   */
+  async closeSession(threadId?: string, options: { forget?: boolean } = {}): Promise<void> {
+    await this.sessions.closeSession(threadId === undefined ? 'default' : `thread:${threadId}`, options);
   }
 
   /** Closes every session and the browser. Safe to call more than once; the next tool call starts again. */
@@ -127,4 +136,17 @@ export class BrowserToolset {
     await this.sessions.closeAll();
     await this.browser.close();
   }
+}
+
+let warnedNoStoreKey = false;
+
+/** Said once per process: a store without a key keeps tabs but no logins, which surprises whoever expected them. */
+function warnNoStoreKey(): void {
+  if (warnedNoStoreKey) return;
+  warnedNoStoreKey = true;
+  console.warn(
+    `mastra-browser-toolset: sessionStore has no encryption key (sessionStoreKey, or the ${STORE_KEY_ENV} environment variable): ` +
+      'cookies and site storage will not be saved, only the open tabs, so logins do not survive a move to another process. ' +
+      'Set a key, or allowPlaintext: true to save them unencrypted.',
+  );
 }

@@ -2,11 +2,18 @@
  * The sessions of one toolset, by key (a Mastra thread, resource, workflow run or MCP connection). Creates
  * a session on its first call, closes sessions left idle for `idleTimeout`, and keeps at most `maxSessions`
  * open by closing the one unused longest. A conversation whose session was closed is told so on its next call.
+ *
+ * With a session store (`sessionStore`), a call first takes its conversation's lease, so one process drives it
+ * at a time; a session this process does not hold, or holds an older copy of, is resumed from the store; and
+ * once its calls are done the session is saved and the lease let go (after the reply: off its critical path).
  */
 import type { Page } from 'playwright-core';
 import type { SharedBrowser } from '../browser/shared.js';
 import type { ResolvedConfig } from '../config.js';
 import { BrowserToolError } from '../errors.js';
+import { SessionKeeper } from '../store/keeper.js';
+import type { SavedSession } from '../store/types.js';
+import { restoredNotice } from './resume.js';
 import { BrowserSession, type StorageState } from './session.js';
 import { Slots } from './slots.js';
 
@@ -15,6 +22,15 @@ const IN_USE_MS = 30_000;
 
 /** How many closed sessions are remembered, to tell their conversations why the browser is empty. */
 const REMEMBERED = 1_000;
+
+/** A lease lasts this long unless renewed (every third of it while a call runs): what a crashed holder costs. */
+const LEASE_MS = 15_000;
+
+/**
+ * Calls that only look at the page: no save after them. Reading a session to save it costs a hidden page load
+ * per site it visited that no tab shows (Playwright's storageState), so the most frequent calls skip it.
+ */
+const LOOKS_ONLY = new Set(['snapshot', 'read', 'screenshot']);
 
 export class SessionRegistry {
   private readonly sessions = new Map<string, BrowserSession>();
@@ -25,26 +41,81 @@ export class SessionRegistry {
   private readonly slots: Slots;
   /** Sessions taken out of the map whose contexts are still closing: they count against maxSessions until gone. */
   private closing = 0;
+  /** The session store's side of this process (leases, saving, loading), when a store is configured. */
+  readonly keeper: SessionKeeper | undefined;
+  /** The stamp of the stored state each session is a copy of: another stamp in the store means another process moved on. */
+  private readonly copies = new WeakMap<BrowserSession, string | undefined>();
+  /** Conversations whose session a call may have changed since it was last saved. */
+  private readonly unsaved = new Set<string>();
+  /** The save under way per conversation, which the next waits for. */
+  private readonly saving = new Map<string, Promise<void>>();
+  /** What the last save cost (read, seal and write; `bytes` 0 when nothing had changed), for operators and the benchmark. */
+  lastSave: { bytes: number; ms: number } | undefined;
 
   constructor(
     private readonly browser: SharedBrowser,
     private readonly config: ResolvedConfig,
   ) {
     this.slots = new Slots(config.maxConcurrentCalls, config.queueTimeout);
+    this.keeper = config.sessionStore
+      ? new SessionKeeper(config.sessionStore, {
+          secret: config.sessionStoreKey,
+          allowPlaintext: config.allowPlaintext,
+          leaseMs: LEASE_MS,
+          inUse: (key) => this.sessions.get(key)?.busy ?? false,
+          abandoned: (key) => this.done(key, { ended: true }),
+        })
+      : undefined;
   }
 
   /**
-   * The session of `key`, created if needed, and what its next result must say about its past. When every
-   * session belongs to a conversation in progress, a new one waits up to `waitMs` for one to go quiet.
+   * The session of `key`, created (or resumed from the store) if needed, and what its next result must say about
+   * its past. When every session belongs to a conversation in progress, a new one waits up to `waitMs` for one to
+   * go quiet; with a store, the call waits as long for another process to let the conversation go.
    */
   async get(key: string, waitMs = 0): Promise<{ session: BrowserSession; notices: string[] }> {
+    if (!this.keeper) return this.open(key, waitMs);
+    const stamp = await this.keeper.hold(key, waitMs);
+    try {
+      const existing = this.sessions.get(key);
+      if (existing && this.copies.get(existing) !== stamp) {
+        // Another process drove this conversation since this copy was made: it is closed unsaved and resumed anew.
+        this.sessions.delete(key);
+        await this.closeCounted(existing);
+      }
+      if (this.sessions.has(key)) return { session: this.sessions.get(key)!, notices: [] };
+      const { saved, unreadable } = await this.keeper.load(key);
+      const opened = await this.open(key, waitMs, saved);
+      if (opened.raced) return opened;
+      this.copies.set(opened.session, stamp);
+      // Saved after its first call whatever it is: the notices given now must not be given again elsewhere.
+      if (unreadable || saved) this.unsaved.add(key);
+      if (unreadable) opened.notices = [`This conversation's saved browser state could not be read (${unreadable}): a new empty browser session started; navigate again.`];
+      else if (saved) opened.notices = [restoredNotice(saved, this.keeper.keepsLogins), ...saved.notices];
+      return opened;
+    } catch (error) {
+      if (this.keeper.end(key)) void this.keeper.release(key);
+      throw error;
+    }
+  }
+
+  private async open(key: string, waitMs: number, saved?: SavedSession): Promise<{ session: BrowserSession; notices: string[]; raced?: boolean }> {
     const existing = this.sessions.get(key);
-    if (existing) return { session: existing, notices: [] };
+    if (existing) return { session: existing, notices: [], raced: true };
     await this.makeRoom(Date.now() + waitMs);
     // Another call for the same key may have created it while room was being made.
     const raced = this.sessions.get(key);
-    if (raced) return { session: raced, notices: [] };
-    const session = new BrowserSession(key, this.browser, this.config, { storageState: this.storageStateFor(key), slots: this.slots });
+    if (raced) return { session: raced, notices: [], raced: true };
+    const session = new BrowserSession(key, this.browser, this.config, {
+      storageState: saved?.storage ?? this.storageStateFor(key),
+      slots: this.slots,
+      reopen: saved,
+      afterCall: (what) => {
+        if (!this.keeper) return;
+        if (!LOOKS_ONLY.has(what)) this.unsaved.add(key);
+        if (this.keeper.end(key)) void this.saveAndRelease(key);
+      },
+    });
     this.sessions.set(key, session);
     session.tabs.onActiveChange((page) => {
       for (const listener of this.activePageListeners) listener(session, page);
@@ -54,6 +125,16 @@ export class SessionRegistry {
     this.evicted.delete(key);
     const notices = reason ? [`This conversation's browser session was closed ${reason}: its tabs, cookies and logins are gone. A new session started; navigate again.`] : [];
     return { session, notices };
+  }
+
+  /**
+   * A caller of `get` that runs no call on the session (a custom step using its page) is done with it: with a
+   * store, the session is saved and its lease let go. Tool calls need not call this: their end does it.
+   */
+  done(key: string, { ended = false } = {}): void {
+    if (!this.keeper) return;
+    this.unsaved.add(key);
+    if (ended || this.keeper.end(key)) void this.saveAndRelease(key);
   }
 
   /** The session of `key` if it is open, without creating one. */
@@ -73,12 +154,17 @@ export class SessionRegistry {
     return this.sessions.size;
   }
 
-  /** Closes one session (its context, tabs and downloads in progress). Its next call starts a fresh one. */
-  async closeSession(key: string): Promise<void> {
+  /**
+   * Closes one session (its context, tabs and downloads in progress). Its next call starts a fresh one, unless a
+   * session store keeps it: then it is saved first, and resumed by its next call, unless `forget` deletes it.
+   */
+  async closeSession(key: string, { forget = false } = {}): Promise<void> {
     const session = this.sessions.get(key);
-    if (!session) return;
-    this.sessions.delete(key);
-    await this.closeCounted(session);
+    if (session) {
+      this.sessions.delete(key);
+      await this.closeCounted(session, { save: !forget });
+    }
+    if (forget) await this.keeper?.forget(key);
   }
 
   async closeAll(): Promise<void> {
@@ -87,7 +173,11 @@ export class SessionRegistry {
     const all = [...this.sessions.values()];
     this.sessions.clear();
     this.evicted.clear();
-    await Promise.all(all.map((session) => session.close()));
+    await Promise.all(all.map(async (session) => {
+      await this.saveLast(session);
+      await session.close();
+    }));
+    await this.keeper?.close();
   }
 
   /** Closes sessions idle for longer than `idleTimeout`. Runs on a timer; exposed for tests and operators. */
@@ -134,12 +224,67 @@ export class SessionRegistry {
     this.sessions.delete(session.key);
     this.evicted.set(session.key, reason);
     if (this.evicted.size > REMEMBERED) this.evicted.delete(this.evicted.keys().next().value!);
-    await this.closeCounted(session);
+    await this.closeCounted(session, { save: true });
   }
 
-  private async closeCounted(session: BrowserSession): Promise<void> {
+  /**
+   * The calls of `key` in this process are done: the session is saved, then its lease let go. One after the
+   * other per key, so that a lease is never let go while an earlier save is still being written.
+   */
+  private saveAndRelease(key: string): Promise<void> {
+    const next = (this.saving.get(key) ?? Promise.resolve()).then(() => this.saveThenRelease(key));
+    this.saving.set(key, next);
+    void next.finally(() => {
+      if (this.saving.get(key) === next) this.saving.delete(key);
+    });
+    return next;
+  }
+
+  private async saveThenRelease(key: string): Promise<void> {
+    const session = this.sessions.get(key);
+    try {
+      if (session && this.unsaved.delete(key)) await this.save(session);
+    } finally {
+      await this.keeper!.release(key);
+    }
+  }
+
+  /**
+   * Saves a session about to close, when this process may: it holds the lease or can take it at once, and its
+   * copy is the one the store last had (else another process moved on, and this copy must not overwrite it).
+   */
+  private async saveLast(session: BrowserSession): Promise<void> {
+    if (!this.keeper) return;
+    try {
+      const stamp = await this.keeper.hold(session.key, 0);
+      try {
+        if (stamp === this.copies.get(session)) await this.save(session);
+      } finally {
+        if (this.keeper.end(session.key)) await this.keeper.release(session.key);
+      }
+    } catch {
+      // Another process drives this conversation now: what it saves is newer than this copy.
+    }
+  }
+
+  private async save(session: BrowserSession): Promise<void> {
+    const started = performance.now();
+    try {
+      const saved = await session.saveable();
+      if (!saved) return;
+      const bytes = await this.keeper!.save(session.key, saved, (stamp) => this.copies.set(session, stamp));
+      this.lastSave = { bytes, ms: performance.now() - started };
+    } catch (error) {
+      // Only the reason: what the session holds (cookies, storage) never goes to a log.
+      console.warn(`mastra-browser-toolset: could not save browser session ${JSON.stringify(session.key)} to the session store: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+    }
+  }
+
+  /** Closes a session out of the map, saved first when asked; it counts against maxSessions until its context is gone. */
+  private async closeCounted(session: BrowserSession, { save = false } = {}): Promise<void> {
     this.closing++;
     try {
+      if (save) await this.saveLast(session);
       await session.close();
     } finally {
       this.closing--;

@@ -14,8 +14,10 @@ import type { Slots } from './slots.js';
 import { BrowserToolError, toBrowserToolError } from '../errors.js';
 import { RefManager } from '../refs.js';
 import { LISTENERS_INIT_SCRIPT } from '../snapshot/listeners.js';
+import type { SavedSession } from '../store/types.js';
 import { installAllowlist } from './allowlist.js';
 import { Deadline } from './deadline.js';
+import { readSaveable, reopenTabs, type Reopen } from './resume.js';
 import { responds, stopLoading } from './unstick.js';
 import { Tabs } from './tabs.js';
 
@@ -32,6 +34,10 @@ export interface SessionOptions {
   storageState?: StorageState | string;
   /** Shared by the sessions of a toolset: how many calls run in the browser at once (slots.ts). */
   slots?: Slots;
+  /** Tabs to open again before the first call acts: the session resumes one saved by another process. */
+  reopen?: Reopen;
+  /** Told at the end of every call, with what it was (the registry saves the session when its calls are done). */
+  afterCall?: (what: string) => void;
 }
 
 /**
@@ -59,6 +65,10 @@ export class BrowserSession {
   private queue: Promise<void> = Promise.resolve();
   private closed = false;
   private readonly stopListening: () => void;
+  /** Tabs still to open again (a resumed session, until its first call). */
+  private reopen: Reopen | undefined;
+  /** What the next result must say that no other notice covers (a resumed page that did not load). */
+  private readonly toTell: string[] = [];
 
   constructor(
     /** The thread (or resource, or "default") this session belongs to. */
@@ -67,6 +77,7 @@ export class BrowserSession {
     readonly config: ResolvedConfig,
     private readonly options: SessionOptions = {},
   ) {
+    this.reopen = options.reopen?.tabs.length ? options.reopen : undefined;
     this.tabs = new Tabs({
       config,
       context: () => this.context,
@@ -122,6 +133,7 @@ export class BrowserSession {
             if (checkTab) await this.recover();
             else this.suspect = false; // the call deals with a tab that does not respond itself
           }
+          if (this.reopen) await this.reopenTabs(deadline);
           return work(deadline, await this.activePage());
         })(),
       );
@@ -136,13 +148,14 @@ export class BrowserSession {
       if (!this.pending) this.tabs.afterCall();
       freeSlot();
       release();
+      this.options.afterCall?.(what);
     }
   }
 
   /** The active tab, opening the context or a fresh tab when needed, with what the model must be told. */
   async activePage(): Promise<ActivePage> {
     const context = await this.ensureContext();
-    const notices: string[] = [];
+    const notices: string[] = this.toTell.splice(0);
     let page = this.tabs.current;
     if (!page) {
       if (this.tabs.activeLost) this.lostState ??= 'The tab had closed or crashed and a new empty tab was opened';
@@ -178,6 +191,25 @@ export class BrowserSession {
     return context.storageState();
   }
 
+  /**
+   * What a session store keeps of this session (resume.ts), and the notices its next result still had to give.
+   * Read after the calls queued before it, so it sees their effects; undefined when there is nothing to save (no
+   * context yet, the session closed, or the read took too long).
+   */
+  async saveable(): Promise<SavedSession | undefined> {
+    const previous = this.queue;
+    let release = () => {};
+    this.queue = new Promise<void>((resolve) => (release = resolve));
+    try {
+      await previous;
+      if (this.reopen) return { storage: this.options.storageState as StorageState | undefined, ...this.reopen, notices: this.unshownNotices() };
+      if (!this.context) return undefined;
+      return await readSaveable(this.context, this.tabs, this.refs, this.unshownNotices());
+    } finally {
+      release();
+    }
+  }
+
   /** Closes the context and everything in it. The next call on this session is refused. */
   async close(): Promise<void> {
     this.closed = true;
@@ -188,6 +220,21 @@ export class BrowserSession {
     const context = this.context ?? (await this.opening?.catch(() => undefined));
     this.context = undefined;
     await context?.close().catch(() => {});
+  }
+
+  /** A resumed session's first call: its tabs are opened again first (resume.ts). */
+  private async reopenTabs(deadline: Deadline): Promise<void> {
+    const reopen = this.reopen!;
+    this.reopen = undefined;
+    const problem = await reopenTabs(await this.ensureContext(), reopen, this.tabs, this.refs, deadline, this.config);
+    if (problem) this.toTell.push(problem);
+    this.urlAfterLastCall = this.tabs.activeTab?.url();
+  }
+
+  /** Notices the next call would give that a resumed session must still give. */
+  private unshownNotices(): string[] {
+    const lost = this.lostState ? [`${this.lostState}: the previous page and its state (form input, scroll position) were lost. Navigate again.`] : [];
+    return [...this.toTell, ...lost];
   }
 
   /** The active tab did not answer (a list of the tabs found it not responding): the next call checks it first. */

@@ -70,6 +70,8 @@ export class Tabs {
   private readonly closing = new WeakSet<Page>();
   private readonly activeListeners = new Set<(page: Page | undefined) => void>();
   private quietTimer: NodeJS.Timeout | undefined;
+  /** Tabs of a resumed session loading in the background (resume.ts), with the page they are on their way to. */
+  private readonly arriving = new WeakMap<Page, { url: string; title: string }>();
 
   constructor(private readonly host: TabsHost) {}
 
@@ -141,13 +143,22 @@ export class Tabs {
   /** Tabs with their URL and title; a tab whose page does not answer within `TITLE_MS` is titled "(not responding)". */
   async list(): Promise<TabInfo[]> {
     return Promise.all(
-      this.all().map(async (page, index) => ({
-        index,
-        url: page.url(),
-        title: (await titleWithin(page, TITLE_MS)) ?? NOT_RESPONDING,
-        active: page === this.active,
-      })),
+      this.all().map(async (page, index) => {
+        const arriving = this.arriving.get(page);
+        return {
+          index,
+          url: arriving?.url ?? page.url(),
+          title: arriving?.title ?? (await titleWithin(page, TITLE_MS)) ?? NOT_RESPONDING,
+          active: page === this.active,
+        };
+      }),
     );
+  }
+
+  /** `page` is loading `tab`'s address in the background (a resumed session): it is listed at it meanwhile. */
+  loadingInBackground(page: Page, tab: { url: string; title: string }, going: Promise<unknown>): void {
+    this.arriving.set(page, tab);
+    void going.finally(() => this.arriving.delete(page));
   }
 
   /** Opens a tab and makes it active. */

@@ -1,0 +1,84 @@
+/**
+ * A session and a session store (store/): what is read from a session to save it, and how a saved session's tabs
+ * are opened again in another process. Pages are loaded anew there, so what only the page held (form input not
+ * sent, scroll positions, a history) is gone; cookies and each origin's storage come with the context.
+ */
+import type { BrowserContext, Page } from 'playwright-core';
+import type { ResolvedConfig } from '../config.js';
+import { toBrowserToolError } from '../errors.js';
+import type { RefManager } from '../refs.js';
+import type { SavedSession } from '../store/types.js';
+import type { Deadline } from './deadline.js';
+import { loadPage } from './loadPage.js';
+import { NOT_RESPONDING, type Tabs } from './tabs.js';
+
+/** How long saving may read the session before giving up (a hung tab answers nothing): the next save tries again. */
+const CAPTURE_MS = 5_000;
+
+export type Reopen = Pick<SavedSession, 'tabs' | 'active' | 'refs'>;
+
+/**
+ * Cookies and each origin's storage (IndexedDB included), the tabs and the active one, and the refs of its page;
+ * undefined when they cannot be read within `CAPTURE_MS`.
+ */
+export async function readSaveable(context: BrowserContext, tabs: Tabs, refs: RefManager, notices: string[]): Promise<SavedSession | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const gaveUp = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), CAPTURE_MS)));
+  const read = (async (): Promise<SavedSession> => {
+    const pages = tabs.all();
+    const [storage, listed] = await Promise.all([context.storageState({ indexedDB: true }), tabs.list()]);
+    const saved = listed.map(({ url, title }) => ({ url, title: title === NOT_RESPONDING ? '' : title }));
+    const active = tabs.activeTab;
+    const known = active && refs.refsOf(active);
+    return { storage, tabs: saved, active: active ? pages.indexOf(active) : -1, notices, ...(known && known.url === active?.url() ? { refs: known } : {}) };
+  })();
+  return Promise.race([read.catch(() => undefined), gaveUp]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Opens the saved tabs again, in their order, and loads the active one within the call's deadline; the others
+ * load after it, in the background, so the call's own page does not share the CPU with them. The refs the model
+ * holds for the active page are carried over (refs.ts finds them again by role and name). Returns what the
+ * result must say when the active page did not load.
+ */
+export async function reopenTabs(
+  context: BrowserContext,
+  { tabs: saved, active, refs: carried }: Reopen,
+  tabs: Tabs,
+  refs: RefManager,
+  deadline: Deadline,
+  config: ResolvedConfig,
+): Promise<string | undefined> {
+  const pages: Page[] = [];
+  for (let i = 0; i < saved.length; i++) pages.push(await context.newPage());
+  const index = saved[active] ? active : saved.length - 1;
+  const page = pages[index]!;
+  const { url } = saved[index]!;
+  const background = () => {
+    saved.forEach((tab, i) => {
+      if (i === index || tab.url === 'about:blank') return;
+      tabs.loadingInBackground(pages[i]!, tab, pages[i]!.goto(tab.url, { waitUntil: 'commit' }).catch(() => {}));
+    });
+  };
+  tabs.activate(page);
+  if (url === 'about:blank') {
+    background();
+    return undefined;
+  }
+  try {
+    await loadPage(page, url, tabs.eventsOf(page), deadline, config);
+    if (carried?.url === url) refs.carry(page, carried);
+    return undefined;
+  } catch (error) {
+    return `The page this conversation was on (${url}) could not be loaded again: ${toBrowserToolError(error).message} Navigate again.`;
+  } finally {
+    background();
+  }
+}
+
+/** The one line a resumed conversation is told. */
+export function restoredNotice(saved: SavedSession, keptLogins: boolean): string {
+  const logins = keptLogins ? 'logins kept' : 'logins were not kept (the session store has no encryption key: sessionStoreKey)';
+  const pages = saved.tabs.length ? 'pages were loaded again; unsaved form input and scroll positions were lost' : 'no pages were open';
+  return `This conversation's browser was restored from saved state: ${pages}; ${logins}.`;
+}

@@ -197,9 +197,15 @@ export class ToolsetBrowser extends MastraBrowser {
    * `timeout` whose load is stopped.
    */
   override async navigateTo(url: string): Promise<void> {
-    const { session } = await this.toolset.sessions.get(this.keyOf(this.getCurrentThread()));
-    const page = session.tabs.current ?? (await session.activePage()).page;
-    await loadPage(page, url, session.tabs.eventsOf(page), new Deadline(this.toolset.config.navigationTimeout, 'navigate'), this.toolset.config);
+    const key = this.keyOf(this.getCurrentThread());
+    const { session } = await this.toolset.sessions.get(key);
+    try {
+      const page = session.tabs.current ?? (await session.activePage()).page;
+      await loadPage(page, url, session.tabs.eventsOf(page), new Deadline(this.toolset.config.navigationTimeout, 'navigate'), this.toolset.config);
+    } finally {
+      // With a session store, the conversation is saved and its lease let go, as at the end of a tool call.
+      this.toolset.sessions.done(key);
+    }
   }
 
   /**

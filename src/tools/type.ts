@@ -52,6 +52,10 @@ function isEditingSurface(locator: Locator): Promise<boolean> {
  * end to append), then the text entered as input, with a line break pressed as Enter. Editors keep a model of
  * their own (Quill's delta, TinyMCE's content) that follows such input; setting the markup would bypass it.
  */
+async function isNumberField(locator: Locator): Promise<boolean> {
+  return locator.evaluate((el) => el instanceof HTMLInputElement && el.type === 'number').catch(() => false);
+}
+
 async function typeIntoSurface(locator: Locator, keyboard: Keyboard, text: string, replace: boolean, slowly: boolean, timeout: number): Promise<void> {
   await locator.focus({ timeout });
   await locator.evaluate((el, selectAll) => {
@@ -112,9 +116,10 @@ export const typeTool = defineBrowserTool({
       async () => {
         if (editable) {
           await typeIntoSurface(locator, call.page.keyboard, text, replace, !!slowly, timeout);
-        } else if (slowly) {
+        } else if (slowly || (replace && (await isNumberField(locator)))) {
+          // A number field (a date picker's year) often acts on its keys, not on its value: typed as a person does.
           if (replace) await locator.fill('', { timeout });
-          await locator.pressSequentially(text, { delay: 20, timeout });
+          await locator.pressSequentially(text, { delay: slowly ? 20 : 0, timeout });
         } else if (replace) {
           await locator.fill(text, { timeout });
         } else {

@@ -243,8 +243,14 @@ export class Agent {
   }
 
   /** Choosing an option may redraw the page (dependent lists, a calendar), so earlier text is outdated. */
-  select(item: Item, label: string): Promise<Observation> {
-    return this.act(() => this.adapter.select(refOf(item), label));
+  async select(item: Item, label: string): Promise<Observation> {
+    const first = await this.call(() => this.adapter.select(refOf(item), label), 'page');
+    if (first.ok) return first;
+    // An error that lists the options ("Its options are: "January", ...") lets a reader pick the one meant.
+    const listed = [...(first.error?.message ?? '').matchAll(/"([^"]+)"/g)].map((m) => m[1]!);
+    const meant = listed.find((option) => option.toLowerCase().startsWith(label.toLowerCase()) || label.toLowerCase().startsWith(option.toLowerCase()));
+    if (!meant || meant === label) throw new PolicyFailure('tool_error', `${first.call.split(' ')[0]}: ${first.error?.code ?? 'error'}`);
+    return this.act(() => this.adapter.select(refOf(item), meant));
   }
 
   /** Drags one element onto another: the page around them changes (a list's order). */

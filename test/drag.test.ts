@@ -100,7 +100,8 @@ describe('browser_drag on a horizontal SortableJS list', () => {
 
 describe('browser_drag in a frame', () => {
   it('reorders a list inside an iframe', async () => {
-    await call(env.browser, 'browser_navigate', { url: env.server.url('/frame?to=/fixtures/widgets/handles.html') });
+    // A frame tall enough to show the list: a drag that must scroll inside a frame is not what this is about.
+    await call(env.browser, 'browser_navigate', { url: env.server.url('/frame?to=/fixtures/widgets/handles.html&height=400') });
     const page = await env.browser.page();
     await page.frameLocator('iframe').getByText('Print list').waitFor();
     await drag(await snapshot(), 'Move Pack bags', 'Move Lock door', { role: 'button' });
@@ -164,6 +165,8 @@ describe('browser_drag to a target off screen', () => {
 describe('browser_drag on a SortableJS board', () => {
   it('moves cards between columns of one group: next to a card, and into an empty column', async () => {
     await open('sortable.html');
+    // The board sits below the lists: scrolled to it, whatever height the fonts give them.
+    await (await env.browser.page()).locator('text=Map view').scrollIntoViewIfNeeded();
     await drag(await snapshot(), 'Map view', 'New icons', { position: 'before' });
     expect(await read('board()')).toEqual({ ideas: ['export', 'sso'], doing: ['map', 'icons'], shipped: [] });
     await drag(await snapshot(), 'Single sign-on', 'New icons');

@@ -121,8 +121,13 @@ async function boxOf(locator: Locator, timeout: number): Promise<Box> {
 /** Brings a target that is off screen into view while the button is held, as a person scrolls mid-drag. */
 async function inView(page: Page, target: Locator, box: Box, timeout: number): Promise<Box> {
   const viewport = page.viewportSize() ?? (await page.evaluate(() => ({ width: innerWidth, height: innerHeight })));
-  const visible = box.y >= 0 && box.x >= 0 && box.y + box.height <= viewport.height && box.x + box.width <= viewport.width;
-  if (visible) return box;
+  const onPage = box.y >= 0 && box.x >= 0 && box.y + box.height <= viewport.height && box.x + box.width <= viewport.width;
+  // Inside a frame, the frame's own window may hide it while the page shows the frame.
+  const inItsWindow = await target.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+  });
+  if (onPage && inItsWindow) return box;
   await target.evaluate((el) => el.scrollIntoView({ block: 'nearest', inline: 'nearest' }));
   return boxOf(target, timeout);
 }

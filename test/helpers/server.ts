@@ -425,7 +425,8 @@ const MISBEHAVING: Record<string, (url: URL, res: ServerResponse, events: string
   '/js-redirect': (url, res) => page(res, 'Moving', `<h1>Moving</h1><script>location.href = ${JSON.stringify(url.searchParams.get('to'))}</script>`),
   // `?below`: the frame sits two screens down; `?later`: a button adds it.
   '/frame': (url, res) => {
-    const frame = `<iframe src="${url.searchParams.get('to')}" title="inner"></iframe>`;
+    const height = url.searchParams.get('height');
+    const frame = `<iframe src="${url.searchParams.get('to')}" title="inner"${height ? ` height="${Number(height)}"` : ''}></iframe>`;
     if (url.searchParams.has('later')) return page(res, 'Framed', `<h1>Framed</h1><button onclick='this.insertAdjacentHTML("afterend", ${JSON.stringify(frame)})'>Add the frame</button>`);
     const spacer = url.searchParams.has('below') ? '<div style="height: 2500px">Long text</div>' : '';
     page(res, 'Framed', `<h1>Framed</h1><button>Read on</button>${spacer}${frame}`);

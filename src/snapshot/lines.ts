@@ -126,8 +126,8 @@ function textLine(text: string, prefix: string, ref: string | undefined, box: Bo
 }
 
 /** A grid of alike cells (a month of days): a line per row, each cell by its ref, label and state. */
-function gridLines(cells: AriaNode[], ctx: WalkContext, out: Line[]): void {
-  for (const row of cellRows(cells)) {
+function gridLines(rows: AriaNode[][], ctx: WalkContext, out: Line[]): void {
+  for (const row of rows) {
     const shown = row.map((cell) => [cell.ref, quote(truncate(cellLabel(cell), ctx.nameLimit)), ...states(cell, ownFacts(cell, ctx), ctx)].join(' '));
     const first = row[0]!.box!;
     const last = row[row.length - 1]!.box!;
@@ -145,15 +145,12 @@ function targetCells(run: AriaNode[] | undefined, ctx: WalkContext): Set<AriaNod
   return ctx.inClickable || run.some((cell) => cell.cursor === 'pointer' || ownFacts(cell, ctx)?.clickable) ? new Set(run) : undefined;
 }
 
-/** Cells one above the other are a list, not a grid: each is a part on its own line. */
-function oneColumn(cells: Set<AriaNode>): boolean {
-  return cellRows([...cells]).every((row) => row.length === 1);
-}
-
 export function walk(nodes: Array<AriaNode | string>, ctx: WalkContext, out: Line[], parentBox?: Box): void {
   const run = cellRun(nodes);
   const targets = targetCells(run, ctx);
-  const column = targets && oneColumn(targets) ? targets : undefined;
+  const rows = targets && cellRows([...targets]);
+  // Cells one above the other are a list, not a grid: each is a part on its own line.
+  const column = rows?.every((row) => row.length === 1) ? targets : undefined;
   const grid = column ? undefined : targets;
   // Alike cells that are no targets (a row of weekday names) are words side by side, even where they touch.
   const textCells = !targets && run?.some((cell) => cellLabel(cell).length > 1) ? new Set(run) : undefined;
@@ -198,7 +195,7 @@ export function walk(nodes: Array<AriaNode | string>, ctx: WalkContext, out: Lin
     if (grid?.has(node)) {
       if (!gridWritten) {
         flushText(node);
-        gridLines([...grid], ctx, out);
+        gridLines(rows!, ctx, out);
         gridWritten = true;
       }
       continue;

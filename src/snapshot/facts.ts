@@ -150,10 +150,11 @@ export function collectPageFacts({ secretSelector, listenersKey, markersKey, mar
   const reacting = new Set<Element>(within('[onclick], [onmousedown], [tabindex]:not([tabindex="-1"]), [draggable="true"]'));
   // Drag libraries that listen on the document (dragula, jQuery UI) leave only the cursor they style: grab or move.
   const grabbed = new Set<Element>();
+  const GRAB = /^(grab|move|-webkit-grab)$/;
   const grabSelectors: string[] = ['[style*="cursor: grab"]', '[style*="cursor: move"]', '[style*="cursor:grab"]', '[style*="cursor:move"]'];
   const readRules = (rules: CSSRuleList, depth: number) => {
     for (const rule of rules) {
-      if (rule instanceof CSSStyleRule && /^(grab|move|-webkit-grab)$/.test(rule.style.cursor)) grabSelectors.push(rule.selectorText);
+      if (rule instanceof CSSStyleRule && GRAB.test(rule.style.cursor)) grabSelectors.push(rule.selectorText);
       else if (depth < 3 && 'cssRules' in rule) readRules((rule as CSSGroupingRule).cssRules, depth + 1);
     }
   };
@@ -166,7 +167,7 @@ export function collectPageFacts({ secretSelector, listenersKey, markersKey, mar
   }
   for (const selector of grabSelectors) {
     try {
-      for (const el of within(selector)) if (/^(grab|move|-webkit-grab)$/.test(getComputedStyle(el).cursor)) grabbed.add(el);
+      for (const el of within(selector)) if (GRAB.test(getComputedStyle(el).cursor)) grabbed.add(el);
     } catch {
       // a selector with a pseudo-element or one the DOM does not take
     }
@@ -283,8 +284,9 @@ export function collectPageFacts({ secretSelector, listenersKey, markersKey, mar
   // child has a node of its own (a MathJax formula: the child takes its place), nor for a block of text alone
   // in its parent (folded into it). For the time of the capture, the first gets an empty comment (one more
   // child node, no effect on layout or text), the second an aria-label with its icon hint (a name keeps the
-  // node), the last two the neutral role "group" (only generic nodes are folded). Hints are all taken before any is set, so a container's hint is not its handle's.
-  // Done before any box is measured; `releaseElements` takes every mark out again.
+  // node), the last two the neutral role "group" (only generic nodes are folded). Hints are all taken before
+  // any is set, so a container's hint is not its handle's. Done before any box is measured; `releaseElements`
+  // takes every mark out again.
   const markers: Array<Comment | [Element, string]> = [];
   /** Pixels across of a thin empty target (a resize grip). */
   const GRIP_PX = 10;
@@ -301,8 +303,7 @@ export function collectPageFacts({ secretSelector, listenersKey, markersKey, mar
       // attributes, the role among them, from the host into it as they start up (Ionic).
       if (el.shadowRoot || (el.localName.includes('-') && customElements.get(el.localName))) continue;
       if (empty && !named && !el.querySelector('img[alt]:not([alt=""])') && !holdsControl(el)) {
-        // A component's host is not given one: it draws its own content, and some copy ARIA attributes from
-        // the host into it as they start up (Ionic), where the guess would stay.
+        // Nor is a component not defined yet: once it is, it draws its own content.
         if (el.tagName.includes('-')) continue;
         // A grip repeated in every body cell of a grid (a column's resize handle) is the header's to show.
         const box = el.getBoundingClientRect();

@@ -225,7 +225,7 @@ export function walk(nodes: Array<AriaNode | string>, ctx: WalkContext, out: Lin
       continue;
     }
 
-    if (node.ref && LEAF_CONTROLS.has(role) && (hasRefDescendant(node) || hasListedDescendant(node, ctx))) {
+    if (node.ref && LEAF_CONTROLS.has(role) && hasListedDescendant(node, ctx)) {
       wrapper(node, role, ctx, out);
       continue;
     }

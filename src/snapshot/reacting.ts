@@ -83,7 +83,7 @@ export function clickable(node: AriaNode, outer: WalkContext, out: Line[]): bool
   const inside = hasListedDescendant(node, ctx);
   // A pointer cursor is inherited by everything in a clickable area; with controls inside, they are the targets.
   if (!hinted && inside) return false;
-  let label = (node.name || (inside ? collectText(node, (child) => listedInside(child, ctx)) : node.text || collectText(node))).trim();
+  let label = labelOf(node, inside, ctx);
   // An element showing no text was named by its icon hint for the capture (facts.ts): say it is a guess.
   if (facts?.icon && label === facts.icon) label = '';
   // The label shown around a field inside it (a web component's label and input) is the field's name: said once.
@@ -104,6 +104,11 @@ export function clickable(node: AriaNode, outer: WalkContext, out: Line[]): bool
   return true;
 }
 
+/** What a reacting element shows to be named by: its name, else its text without the parts listed on their own. */
+function labelOf(node: AriaNode, inside: boolean, ctx: WalkContext): string {
+  return (node.name || (inside ? collectText(node, (child) => listedInside(child, ctx)) : node.text || collectText(node))).trim();
+}
+
 /** A reacting element as a header line, with what it holds listed below it. */
 function header(node: AriaNode, kind: string, ctx: WalkContext, out: Line[]): void {
   const ref = node.ref!;
@@ -120,7 +125,7 @@ function header(node: AriaNode, kind: string, ctx: WalkContext, out: Line[]): vo
 export function part(node: AriaNode, outer: WalkContext, out: Line[]): boolean {
   const ctx: WalkContext = { ...outer, parts: false };
   const inside = hasListedDescendant(node, ctx);
-  const label = (node.name || (inside ? collectText(node, (child) => listedInside(child, ctx)) : node.text || collectText(node))).trim();
+  const label = labelOf(node, inside, ctx);
   if (!label) return false;
   const ref = node.ref!;
   const facts = ownFacts(node, ctx);

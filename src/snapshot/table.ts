@@ -32,7 +32,7 @@ function cellsOf(row: AriaNode): AriaNode[] {
   return (row.children ?? []).filter((c): c is AriaNode => typeof c !== 'string' && CELL_ROLES.has(c.role));
 }
 
-/** A part of a row that shows nothing but a mark of its own (a column's resize grip): written after its cell. */
+/** A part of a row that shows nothing but a mark of its own (a column's resize grip): named on the table's line. */
 function isGrip(node: AriaNode | string, ctx: WalkContext): node is AriaNode {
   if (typeof node === 'string' || CELL_ROLES.has(node.role) || node.text || node.children?.length) return false;
   const facts = factsOf(node, ctx);
@@ -64,9 +64,10 @@ function cellText(cell: AriaNode, ctx: WalkContext): { text: string; control: bo
   const parts: string[] = [];
   const facts = factsOf(cell, ctx);
   // A cell that reacts is written by its ref, unless it holds a control: then that control is the target.
-  const own = cell.ref && !hasControl(cell) && (facts?.clickable || cell.role === 'gridcell') && !!(cell.name || cell.text || collectText(cell));
+  const reacts = cell.ref && !hasControl(cell) && (facts?.clickable || cell.role === 'gridcell');
   // What a reacting cell is named by is said once; what else it holds (a calendar day's events) follows it.
-  const label = own ? cell.name || cell.text || collectText(cell) : undefined;
+  const label = (reacts && (cell.name || cell.text || collectText(cell))) || undefined;
+  const own = label !== undefined;
   const visit = (nodes: Array<AriaNode | string>) => {
     for (const node of nodes) {
       if (typeof node === 'string') {

@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const RESULTS = join(ROOT, 'bench', 'results');
 /** The documents that carry figure blocks. */
-export const FIGURE_DOCUMENTS = ['README.md', 'docs/benchmarks.md', 'docs/deploy.md'];
+export const FIGURE_DOCUMENTS = ['README.md', 'docs/benchmarks.md', 'docs/deploy.md', 'docs/studio.md'];
 
 const BLOCK = /(<!-- figures:start (\S+) -->\n)([\s\S]*?)(<!-- figures:end -->)/g;
 
@@ -108,14 +108,14 @@ function compareBlock(): string {
   const net = (system: string) => `${cell(network, system, 'median ms')} / ${cell(network, system, 'p95 ms')} ms, ${cell(network, system, 'errors')} errors`;
   const systems = ['ours', 'mastra-agent-browser', 'playwright-mcp'];
   const rows: string[][] = [
-    ['snapshot tokens, median (first screen; ours whole page in brackets)', `${cell(snapshot, 'ours-default', 'tokens median')} (${cell(snapshot, 'ours-page', 'tokens median')})`, cell(snapshot, 'mastra-agent-browser', 'tokens median'), cell(snapshot, 'playwright-mcp', 'tokens median'), link('snapshot.md')],
+    ['tokens per snapshot, median (ours: first screen, whole page in brackets; peers: whole page)', `${cell(snapshot, 'ours-default', 'tokens median')} (${cell(snapshot, 'ours-page', 'tokens median')})`, cell(snapshot, 'mastra-agent-browser', 'tokens median'), cell(snapshot, 'playwright-mcp', 'tokens median'), link('snapshot.md')],
     ['whole-page recall of labelled controls, median (ours: `scope: "page"`)', cell(snapshot, 'ours-page', 'page recall median'), cell(snapshot, 'mastra-agent-browser', 'page recall median'), cell(snapshot, 'playwright-mcp', 'page recall median'), link('snapshot.md')],
     ['snapshot call, median ms (ours ÷ peer)', cell(snapshot, 'ours-default', 'latency median (ms)'), `${cell(snapshot, 'mastra-agent-browser', 'latency median (ms)')} (${latencyRatio('mastra-agent-browser')})`, `${cell(snapshot, 'playwright-mcp', 'latency median (ms)')} (${latencyRatio('playwright-mcp')})`, link('snapshot.md')],
     ['tool-list tokens', toolsCell('ours (default)'), toolsCell('@mastra/agent-browser'), toolsCell('@playwright/mcp'), link('tools.md')],
     ['tasks completed, made-up pages', ...systems.map((s) => cell(tasks, s, 'completed')), link('tasks.md')],
     ['tasks completed, real widget libraries', ...systems.map((s) => cell(widgets, s, 'completed')), link('tasks-widgets.md')],
-    ['navigate to snapshot, slow network: median / p95, errors', ...systems.map(net), link('network.md')],
-    ['10 conversations on one machine: Chromium processes, PSS', tenThreads('mastra-browser-toolset'), tenThreads('@mastra/agent-browser'), 'not measured', link('sessions-memory.md')],
+    ['open a page and snapshot it on a slow, lossy network: median / p95, errors', ...systems.map(net), link('network.md')],
+    ['10 threads of a Mastra browser provider: Chromium processes, PSS', tenThreads('mastra-browser-toolset'), tenThreads('@mastra/agent-browser'), 'not measured', link('sessions-memory.md')],
   ];
   const header = ['', 'this package', peerName('@mastra/agent-browser'), peerName('@playwright/mcp'), 'from'];
   return [header, header.map((_, i) => (i === 0 || i === 4 ? '---' : '---:')), ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n');

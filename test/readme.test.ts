@@ -2,6 +2,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { blockNames, FIGURE_DOCUMENTS, ROOT, withFigures } from '../bench/readme-figures.js';
+import { BROWSER_TOOL_IDS } from '../src/index.js';
 import { call, useServerAndBrowser } from './helpers/toolset.js';
 
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
@@ -35,6 +36,13 @@ describe('README: the first page of a Mastra developer', () => {
     expect(README).toMatch(/new Agent\(\{[\s\S]*?\bbrowser \}\)/);
     expect(README).toContain('claude mcp add browser -- npx -y mastra-browser-toolset mcp');
     expect(README).toContain('cd integrations/playground && npm ci && npm run dev');
+    // The first screenful: these come before anything else.
+    const sections = README.match(/^## .*$/gm)!.slice(0, 4);
+    expect(sections).toEqual([expect.stringMatching(/install/i), expect.stringMatching(/agent/i), expect.stringMatching(/MCP/), expect.stringMatching(/Studio/)]);
+  });
+
+  it('names every tool the toolset offers', () => {
+    for (const id of BROWSER_TOOL_IDS) expect(README, id).toContain(`\`${id}\``);
   });
 });
 

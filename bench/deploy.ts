@@ -1,7 +1,7 @@
 /**
  * `npm run bench:deploy`: how much memory a deployment needs. A Node process holding a Mastra Agent with the
  * browser tools (what a Mastra server carries), plus the Chromium tree, with 1 and with 5 conversations each on
- * a real page. The README's deploy section quotes the output (`bench/results/deploy.md`).
+ * a real page. docs/deploy.md shows its table, copied from `bench/results/deploy.md` by bench/readme-figures.ts.
  */
 import { readdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';

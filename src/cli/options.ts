@@ -32,7 +32,7 @@ export const BROWSER_FLAGS = {
 export const MCP_FLAGS = { ...BROWSER_FLAGS, port: { type: 'string' }, host: { type: 'string' } } as const satisfies Options;
 
 export const BROWSER_FLAGS_HELP = `Browser options:
-  --config <file.json>          BrowserToolset config as JSON (any option of the README); flags override it
+  --config <file.json>          BrowserToolset config as JSON (any key of docs/configuration.md); flags override it
   --headless / --headed         run without / with a window (default: headless)
   --executable-path <path>      the Chrome or Chromium to launch
   --chromium <auto|system|bundled>  which browser to look for when none is named (default: auto)

@@ -1,0 +1,169 @@
+/**
+ * What a site sees of the browser (proxy, user agent, locale, time zone, position, extra headers, permissions,
+ * colour scheme): set in the toolset config or per session, checked where a site would see them, on a local
+ * server that echoes what it received, through a local forwarding proxy, and in the page itself.
+ */
+import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BROWSER_FLAGS, parse, toolsetConfig } from '../src/cli/options.js';
+import type { BrowserToolset } from '../src/index.js';
+import { createTestToolset } from './helpers/toolset.js';
+
+interface Received {
+  path: string;
+  headers: IncomingHttpHeaders;
+}
+
+/** The page shows what it sees of its browser once it has all of it, then "Settings read". */
+const PAGE = `<!doctype html><title>What the page sees</title><h1>Echo</h1><ul id="seen"></ul>
+<script>
+  const show = (name, value) => { const li = document.createElement('li'); li.textContent = name + ': ' + value; document.getElementById('seen').append(li); };
+  show('time zone', Intl.DateTimeFormat().resolvedOptions().timeZone);
+  show('language', navigator.language);
+  show('user agent', navigator.userAgent);
+  show('dark scheme', matchMedia('(prefers-color-scheme: dark)').matches);
+  Promise.all([
+    navigator.permissions.query({ name: 'notifications' }).then((p) => show('notifications', p.state)),
+    new Promise((done) => navigator.geolocation.getCurrentPosition(
+      (at) => { show('position', at.coords.latitude + ',' + at.coords.longitude); done(); },
+      (error) => { show('position', 'refused ' + error.message); done(); })),
+  ]).then(() => show('done', 'Settings read'));
+</script>`;
+
+async function listen(server: Server): Promise<number> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return (server.address() as AddressInfo).port;
+}
+
+/** A site that remembers each request it received, headers included. */
+async function startEchoServer() {
+  const received: Received[] = [];
+  const server = createServer((req, res) => {
+    received.push({ path: req.url ?? '', headers: req.headers });
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE);
+  });
+  const port = await listen(server);
+  return { received, origin: `http://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/** A forwarding HTTP proxy: notes each address asked of it and marks what it forwards with a `via` header. */
+async function startProxy(name: string) {
+  const asked: string[] = [];
+  const server = createServer((req, res) => {
+    asked.push(req.url ?? '');
+    const target = new URL(req.url ?? '/');
+    const forwarded = request(
+      { host: target.hostname, port: target.port, path: target.pathname + target.search, method: req.method, headers: { ...req.headers, via: `1.1 ${name}` } },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    forwarded.on('error', () => res.writeHead(502).end());
+    req.pipe(forwarded);
+  });
+  const port = await listen(server);
+  return { asked, server: `http://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/** A tool call in the session a workflow would name through its RequestContext. */
+function callIn(toolset: BrowserToolset, session: string | undefined, id: 'browser_navigate' | 'browser_wait', input: Record<string, unknown>): Promise<any> {
+  const requestContext = { get: (key: string) => (key === 'browserSession' ? session : undefined) };
+  return (toolset.tools[id] as any).execute(input, session ? { requestContext } : {});
+}
+
+let echo: Awaited<ReturnType<typeof startEchoServer>>;
+let proxy: Awaited<ReturnType<typeof startProxy>>;
+let customerProxy: Awaited<ReturnType<typeof startProxy>>;
+let toolset: BrowserToolset;
+
+beforeAll(async () => {
+  echo = await startEchoServer();
+  proxy = await startProxy('toolset-proxy');
+  customerProxy = await startProxy('customer-proxy');
+  toolset = createTestToolset({
+    proxy: { server: proxy.server },
+    userAgent: 'SettingsTest/1.0 (a user agent of our own)',
+    locale: 'de-DE',
+    timezoneId: 'Asia/Tokyo',
+    geolocation: { latitude: 41.89, longitude: 12.49 },
+    extraHTTPHeaders: { 'X-Team': 'browsers', 'X-Tenant': 'all' },
+    permissions: ['notifications'],
+    colorScheme: 'dark',
+    // One customer's sessions go out through its own proxy, with its own language and tenant header.
+    sessionSettings: (key) => (key === 'named:customer' ? { proxy: { server: customerProxy.server }, locale: 'fr-FR', extraHTTPHeaders: { 'X-Tenant': 'customer' } } : undefined),
+  });
+});
+
+afterAll(async () => {
+  await toolset?.close();
+  await Promise.all([echo?.close(), proxy?.close(), customerProxy?.close()]);
+});
+
+describe('browser settings', () => {
+  it('each setting reaches the site: through the proxy, with the user agent, language and extra headers', async () => {
+    const result = await callIn(toolset, undefined, 'browser_navigate', { url: `${echo.origin}/echo?who=toolset` });
+    expect(result.ok, JSON.stringify(result.error)).toBe(true);
+    expect(proxy.asked).toContain(`${echo.origin}/echo?who=toolset`);
+    const seen = echo.received.find((r) => r.path === '/echo?who=toolset')!;
+    expect(seen.headers.via).toBe('1.1 toolset-proxy');
+    expect(seen.headers['user-agent']).toBe('SettingsTest/1.0 (a user agent of our own)');
+    expect(seen.headers['accept-language']).toMatch(/^de-DE\b/);
+    expect(seen.headers['x-team']).toBe('browsers');
+    expect(seen.headers['x-tenant']).toBe('all');
+  });
+
+  it('the page sees the time zone, language, user agent, colour scheme, permissions and position', async () => {
+    const result = await callIn(toolset, undefined, 'browser_wait', { text: 'Settings read', seconds: 5 });
+    expect(result.ok, JSON.stringify(result.error)).toBe(true);
+    const text: string = result.snapshot;
+    expect(text).toContain('time zone: Asia/Tokyo');
+    expect(text).toContain('language: de-DE');
+    expect(text).toContain('user agent: SettingsTest/1.0 (a user agent of our own)');
+    expect(text).toContain('dark scheme: true');
+    expect(text).toContain('notifications: granted');
+    // Setting a position grants the permission to read it: no prompt nobody could answer.
+    expect(text).toContain('position: 41.89,12.49');
+  });
+
+  it('a session given its own settings goes out through its own proxy, over the toolset settings it does not change', async () => {
+    const result = await callIn(toolset, 'customer', 'browser_navigate', { url: `${echo.origin}/echo?who=customer` });
+    expect(result.ok, JSON.stringify(result.error)).toBe(true);
+    expect(customerProxy.asked).toContain(`${echo.origin}/echo?who=customer`);
+    expect(proxy.asked).not.toContain(`${echo.origin}/echo?who=customer`);
+    const seen = echo.received.find((r) => r.path === '/echo?who=customer')!;
+    expect(seen.headers.via).toBe('1.1 customer-proxy');
+    expect(seen.headers['accept-language']).toMatch(/^fr-FR\b/);
+    expect(seen.headers['x-tenant']).toBe('customer');
+    expect(seen.headers['x-team']).toBe('browsers');
+    expect(seen.headers['user-agent']).toBe('SettingsTest/1.0 (a user agent of our own)');
+  });
+
+  it('a setting Playwright would refuse is refused when the toolset is made, naming it', () => {
+    expect(() => createTestToolset({ timezoneId: 'Mars/Olympus' })).toThrow(/timezoneId is not an IANA time zone/);
+    expect(() => createTestToolset({ geolocation: { latitude: 120, longitude: 0 } })).toThrow(/geolocation\.latitude/);
+    expect(() => createTestToolset({ colorScheme: 'sepia' as 'dark' })).toThrow(/colorScheme/);
+  });
+
+  it('the command line takes the settings under the names @playwright/mcp and Playwright give them', () => {
+    const args = [
+      '--proxy-server', 'http://proxy.internal:3128', '--proxy-bypass', '.corp.example',
+      '--user-agent', 'Agent/2', '--lang', 'en-GB', '--timezone', 'Europe/Rome', '--geolocation', '41.89, 12.49',
+      '--grant-permissions', 'geolocation,clipboard-read', '--color-scheme', 'dark',
+      '--extra-http-header', 'X-One: 1', '--extra-http-header', 'X-Two: two: parts', '--trace-dir', '/tmp/traces',
+    ];
+    expect(toolsetConfig(parse(args, BROWSER_FLAGS).values)).toMatchObject({
+      proxy: { server: 'http://proxy.internal:3128', bypass: '.corp.example' },
+      userAgent: 'Agent/2',
+      locale: 'en-GB',
+      timezoneId: 'Europe/Rome',
+      geolocation: { latitude: 41.89, longitude: 12.49 },
+      permissions: ['geolocation', 'clipboard-read'],
+      colorScheme: 'dark',
+      extraHTTPHeaders: { 'X-One': '1', 'X-Two': 'two: parts' },
+      trace: { dir: '/tmp/traces' },
+    });
+    expect(() => toolsetConfig(parse(['--geolocation', 'Rome'], BROWSER_FLAGS).values)).toThrow(/LATITUDE,LONGITUDE/);
+  });
+});

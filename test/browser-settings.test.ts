@@ -47,14 +47,22 @@ async function startEchoServer() {
   return { received, origin: `http://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-/** A forwarding HTTP proxy: notes each address asked of it and marks what it forwards with a `via` header. */
-async function startProxy(name: string) {
+/**
+ * A forwarding HTTP proxy: notes each address asked of it and marks what it forwards with a `via` header. Given
+ * `login`, it asks for it (407) as a proxy that needs a password does.
+ */
+async function startProxy(name: string, login?: string) {
   const asked: string[] = [];
   const server = createServer((req, res) => {
+    if (login && req.headers['proxy-authorization'] !== `Basic ${Buffer.from(login).toString('base64')}`) {
+      res.writeHead(407, { 'proxy-authenticate': 'Basic realm="test proxy"' }).end();
+      return;
+    }
     asked.push(req.url ?? '');
     const target = new URL(req.url ?? '/');
+    const { 'proxy-authorization': _login, ...headers } = req.headers;
     const forwarded = request(
-      { host: target.hostname, port: target.port, path: target.pathname + target.search, method: req.method, headers: { ...req.headers, via: `1.1 ${name}` } },
+      { host: target.hostname, port: target.port, path: target.pathname + target.search, method: req.method, headers: { ...headers, via: `1.1 ${name}` } },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);
@@ -81,7 +89,7 @@ let toolset: BrowserToolset;
 beforeAll(async () => {
   echo = await startEchoServer();
   proxy = await startProxy('toolset-proxy');
-  customerProxy = await startProxy('customer-proxy');
+  customerProxy = await startProxy('customer-proxy', 'customer:s3cret pass');
   toolset = createTestToolset({
     proxy: { server: proxy.server },
     userAgent: 'SettingsTest/1.0 (a user agent of our own)',
@@ -91,8 +99,12 @@ beforeAll(async () => {
     extraHTTPHeaders: { 'X-Team': 'browsers', 'X-Tenant': 'all' },
     permissions: ['notifications'],
     colorScheme: 'dark',
-    // One customer's sessions go out through its own proxy, with its own language and tenant header.
-    sessionSettings: (key) => (key === 'named:customer' ? { proxy: { server: customerProxy.server }, locale: 'fr-FR', extraHTTPHeaders: { 'X-Tenant': 'customer' } } : undefined),
+    // One customer's sessions go out through its own proxy (its login written in the address, as proxy settings
+    // often are), with its own language and tenant header.
+    sessionSettings: (key) =>
+      key === 'named:customer'
+        ? { proxy: { server: customerProxy.server.replace('//', '//customer:s3cret%20pass@') }, locale: 'fr-FR', extraHTTPHeaders: { 'X-Tenant': 'customer' } }
+        : undefined,
   });
 });
 
@@ -127,7 +139,7 @@ describe('browser settings', () => {
     expect(text).toContain('position: 41.89,12.49');
   });
 
-  it('a session given its own settings goes out through its own proxy, over the toolset settings it does not change', async () => {
+  it('a session given its own settings goes out through its own proxy, logged in, over the toolset settings it does not change', async () => {
     const result = await callIn(toolset, 'customer', 'browser_navigate', { url: `${echo.origin}/echo?who=customer` });
     expect(result.ok, JSON.stringify(result.error)).toBe(true);
     expect(customerProxy.asked).toContain(`${echo.origin}/echo?who=customer`);

@@ -52,9 +52,30 @@ const settingsSchema = z
 /** Checks settings given by a config or a `sessionSettings` function; `where` names them in the error. */
 export function checkSettings(value: unknown, where: string): BrowserSettings {
   const parsed = settingsSchema.safeParse(value ?? {});
-  if (parsed.success) return parsed.data as BrowserSettings;
+  if (parsed.success) return withProxyCredentials(parsed.data as BrowserSettings);
   const issue = parsed.error.issues[0]!;
   throw new BrowserToolError('invalid_input', `${where}: ${issue.path.join('.') || 'settings'} ${issue.message}.`);
+}
+
+/**
+ * `http://user:password@proxy:3128` as a proxy address, as proxy settings are often written: Chromium ignores
+ * credentials in the address, so they become Playwright's `username` and `password`.
+ */
+function withProxyCredentials(settings: BrowserSettings): BrowserSettings {
+  const proxy = settings.proxy;
+  if (!proxy || proxy.username !== undefined) return settings;
+  let address: URL;
+  try {
+    address = new URL(proxy.server);
+  } catch {
+    return settings; // a bare "host:port" has none
+  }
+  if (!address.username) return settings;
+  const username = decodeURIComponent(address.username);
+  const password = decodeURIComponent(address.password);
+  address.username = '';
+  address.password = '';
+  return { ...settings, proxy: { ...proxy, server: address.origin, username, password } };
 }
 
 /** The settings named in `config`, leaving out the rest of it. */

@@ -85,11 +85,16 @@ let echo: Awaited<ReturnType<typeof startEchoServer>>;
 let proxy: Awaited<ReturnType<typeof startProxy>>;
 let customerProxy: Awaited<ReturnType<typeof startProxy>>;
 let toolset: BrowserToolset;
+/** An address where nothing listens any more. */
+let closedAddress: string;
 
 beforeAll(async () => {
   echo = await startEchoServer();
   proxy = await startProxy('toolset-proxy');
   customerProxy = await startProxy('customer-proxy', 'customer:s3cret pass');
+  const gone = await startProxy('gone');
+  closedAddress = gone.server;
+  await gone.close();
   toolset = createTestToolset({
     proxy: { server: proxy.server },
     userAgent: 'SettingsTest/1.0 (a user agent of our own)',
@@ -101,10 +106,12 @@ beforeAll(async () => {
     colorScheme: 'dark',
     // One customer's sessions go out through its own proxy (its login written in the address, as proxy settings
     // often are), with its own language and tenant header.
-    sessionSettings: (key) =>
-      key === 'named:customer'
-        ? { proxy: { server: customerProxy.server.replace('//', '//customer:s3cret%20pass@') }, locale: 'fr-FR', extraHTTPHeaders: { 'X-Tenant': 'customer' } }
-        : undefined,
+    sessionSettings: (key) => {
+      if (key === 'named:customer') return { proxy: { server: customerProxy.server.replace('//', '//customer:s3cret%20pass@') }, locale: 'fr-FR', extraHTTPHeaders: { 'X-Tenant': 'customer' } };
+      if (key === 'named:wrong-login') return { proxy: { server: customerProxy.server, username: 'customer', password: 'guess' } };
+      if (key === 'named:proxy-down') return { proxy: { server: closedAddress } };
+      return undefined;
+    },
   });
 });
 
@@ -150,6 +157,16 @@ describe('browser settings', () => {
     expect(seen.headers['x-tenant']).toBe('customer');
     expect(seen.headers['x-team']).toBe('browsers');
     expect(seen.headers['user-agent']).toBe('SettingsTest/1.0 (a user agent of our own)');
+  });
+
+  it('a proxy that refuses the login or cannot be reached is named as the cause, not the site', async () => {
+    for (const session of ['wrong-login', 'proxy-down']) {
+      const result = await callIn(toolset, session, 'browser_navigate', { url: `${echo.origin}/echo?who=${session}` });
+      expect(result.ok).toBe(false);
+      expect(result.error.message).toMatch(session === 'wrong-login' ? /HTTP 407 Proxy Authentication Required/ : /proxy could not be reached.*ERR_PROXY_CONNECTION_FAILED/);
+      expect(result.error.hint).toMatch(/through a proxy set by whoever runs it.*Tell the user/);
+    }
+    expect(echo.received.map((r) => r.path)).not.toContain('/echo?who=wrong-login');
   });
 
   it('a setting Playwright would refuse is refused when the toolset is made, naming it', () => {

@@ -7,8 +7,8 @@ import { createServer, request, type IncomingHttpHeaders, type Server } from 'no
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSER_FLAGS, parse, toolsetConfig } from '../src/cli/options.js';
-import type { BrowserToolset } from '../src/index.js';
-import { createTestToolset } from './helpers/toolset.js';
+import { BrowserToolset, DEFAULT_CHROMIUM_ARGS, findBrowser } from '../src/index.js';
+import { createTestToolset, OFFLINE_ARGS } from './helpers/toolset.js';
 
 interface Received {
   path: string;
@@ -167,6 +167,24 @@ describe('browser settings', () => {
       expect(result.error.hint).toMatch(/through a proxy set by whoever runs it.*Tell the user/);
     }
     expect(echo.received.map((r) => r.path)).not.toContain('/echo?who=wrong-login');
+  });
+
+  it('a remote browser (wsEndpoint) opens each session with the same settings', async () => {
+    const { chromium } = await import('playwright-core');
+    const executablePath = (await findBrowser({})).executablePath!;
+    const remote = await chromium.launchServer({ executablePath, args: [...DEFAULT_CHROMIUM_ARGS, ...OFFLINE_ARGS], port: 0 });
+    const attached = new BrowserToolset({ wsEndpoint: remote.wsEndpoint(), navigationTimeout: 8_000, proxy: { server: proxy.server }, locale: 'ja-JP', userAgent: 'Remote/1.0' });
+    try {
+      const result = await callIn(attached, undefined, 'browser_navigate', { url: `${echo.origin}/echo?who=remote` });
+      expect(result.ok, JSON.stringify(result.error)).toBe(true);
+      const seen = echo.received.find((r) => r.path === '/echo?who=remote')!;
+      expect(seen.headers.via).toBe('1.1 toolset-proxy');
+      expect(seen.headers['accept-language']).toMatch(/^ja-JP\b/);
+      expect(seen.headers['user-agent']).toBe('Remote/1.0');
+    } finally {
+      await attached.close();
+      await remote.close();
+    }
   });
 
   it('a setting Playwright would refuse is refused when the toolset is made, naming it', () => {

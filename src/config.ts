@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import type { ChromiumChoice } from './browser/find.js';
 import type { SettlePolicy } from './session/loading.js';
 import type { StorageState } from './session/session.js';
+import { checkSettings, pickSettings, type BrowserSettings } from './session/settings.js';
 import { BrowserToolError } from './errors.js';
 import { DirectoryStore } from './store/directory.js';
 import type { SessionStore } from './store/types.js';
@@ -10,7 +11,25 @@ import type { SessionStore } from './store/types.js';
 /** The environment variable read for `sessionStoreKey` when the config does not give one. */
 export const STORE_KEY_ENV = 'MASTRA_BROWSER_STORE_KEY';
 
-export interface BrowserToolsetConfig {
+export type { BrowserSettings };
+
+/** A Playwright trace per session (trace.ts): what `npx playwright show-trace` opens. */
+export interface TraceOption {
+  /** The folder the traces are written to, one `<session>-<time>.zip` per session when it closes. */
+  dir: string;
+  /** Screenshots as the page changes (the trace viewer's film strip). Default: true. */
+  screenshots?: boolean;
+  /** A DOM snapshot before and after each action. Default: true. */
+  snapshots?: boolean;
+  /** The source files of the code that called Playwright (this package's own, mostly). Default: false. */
+  sources?: boolean;
+}
+
+/**
+ * The browser settings (BrowserSettings) are Playwright's context options of the same names: each session's
+ * context starts with them.
+ */
+export interface BrowserToolsetConfig extends BrowserSettings {
   /** Run without a visible window. Default: true. */
   headless?: boolean;
   /**
@@ -115,6 +134,13 @@ export interface BrowserToolsetConfig {
   sessionStoreKey?: string;
   /** Store cookies and storage unencrypted when there is no `sessionStoreKey`. Default: false. */
   allowPlaintext?: boolean;
+  /**
+   * Settings of one session, by its key (`thread:<id>`, `resource:<id>`, `named:<name>`, `mcp:<id>` or
+   * `default`), over the toolset's: e.g. a proxy per customer. Called when the session opens its context.
+   */
+  sessionSettings?: (sessionKey: string) => BrowserSettings | undefined;
+  /** Record a Playwright trace of each session (actions, DOM snapshots, screenshots, network). Default: off. */
+  trace?: TraceOption;
 }
 
 export interface ResolvedConfig {
@@ -148,6 +174,10 @@ export interface ResolvedConfig {
   sessionStore?: SessionStore;
   sessionStoreKey?: string;
   allowPlaintext: boolean;
+  /** The browser settings every session starts with (checked). */
+  settings: BrowserSettings;
+  sessionSettings?: (sessionKey: string) => BrowserSettings | undefined;
+  trace?: Required<TraceOption>;
 }
 
 export type StorageStateOption = StorageState | string | ((sessionKey: string) => StorageState | string | undefined);
@@ -244,5 +274,15 @@ export function resolveConfig(config: BrowserToolsetConfig = {}): ResolvedConfig
     sessionStore: typeof config.sessionStore === 'string' ? new DirectoryStore(resolve(config.sessionStore)) : config.sessionStore,
     sessionStoreKey: config.sessionStoreKey || process.env[STORE_KEY_ENV] || undefined,
     allowPlaintext: config.allowPlaintext ?? false,
+    settings: checkSettings(pickSettings(config), 'BrowserToolset config'),
+    sessionSettings: config.sessionSettings,
+    trace: config.trace === undefined ? undefined : resolveTrace(config.trace),
   };
+}
+
+function resolveTrace(trace: TraceOption): Required<TraceOption> {
+  if (!trace || typeof trace.dir !== 'string' || !trace.dir) {
+    throw new BrowserToolError('invalid_input', 'BrowserToolset config: trace.dir must name the folder traces are written to.');
+  }
+  return { dir: resolve(trace.dir), screenshots: trace.screenshots ?? true, snapshots: trace.snapshots ?? true, sources: trace.sources ?? false };
 }

@@ -133,6 +133,7 @@ const NETWORK_ERRORS: Array<[RegExp, string]> = [
   [/ERR_CERT_|ERR_SSL_/, 'the TLS certificate or connection is invalid'],
   [/ERR_BLOCKED_BY_CLIENT|ERR_BLOCKED_BY_RESPONSE/, 'the request was blocked'],
   [/ERR_TOO_MANY_REDIRECTS/, 'the page redirects in a loop'],
+  [/ERR_PROXY_[A-Z_]+|ERR_TUNNEL_CONNECTION_FAILED|ERR_SOCKS_[A-Z_]+/, "the browser's proxy could not be reached or refused the request"],
   [/ERR_ABORTED/, 'the navigation was aborted'],
   [/ERR_[A-Z_]+/, 'the page could not be loaded'],
 ];

@@ -1,5 +1,5 @@
 export { BROWSER_TOOL_IDS, BrowserToolset, type BrowserToolId, type BrowserTools } from './toolset.js';
-export { DEFAULT_CHROMIUM_ARGS, type BrowserToolsetConfig, type ResolvedConfig } from './config.js';
+export { DEFAULT_CHROMIUM_ARGS, type BrowserSettings, type BrowserToolsetConfig, type ResolvedConfig, type TraceOption } from './config.js';
 export { findBrowser, findChromeExecutable, type BrowserSource, type ChosenBrowser, type ChromiumChoice } from './browser/find.js';
 export { BrowserToolError, ERROR_CODES, toBrowserToolError, type ErrorCode, type ToolError } from './errors.js';
 export { normalizeRef, RefManager } from './refs.js';

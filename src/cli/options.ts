@@ -25,6 +25,16 @@ export const BROWSER_FLAGS = {
   timeout: { type: 'string' },
   'navigation-timeout': { type: 'string' },
   'browser-arg': { type: 'string', multiple: true },
+  'proxy-server': { type: 'string' },
+  'proxy-bypass': { type: 'string' },
+  'user-agent': { type: 'string' },
+  lang: { type: 'string' },
+  timezone: { type: 'string' },
+  geolocation: { type: 'string' },
+  'grant-permissions': { type: 'string' },
+  'color-scheme': { type: 'string' },
+  'extra-http-header': { type: 'string', multiple: true },
+  'trace-dir': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies Options;
 
@@ -44,7 +54,19 @@ export const BROWSER_FLAGS_HELP = `Browser options:
   --viewport <WxH>              viewport size (default: 1280x720)
   --timeout <ms>                element actions (default: 10000)
   --navigation-timeout <ms>     navigations (default: 30000)
-  --browser-arg <flag>          an extra Chromium flag; repeat for more`;
+  --browser-arg <flag>          an extra Chromium flag; repeat for more
+
+What sites see (Playwright's context options; docs/configuration.md):
+  --proxy-server <url>          send traffic through this proxy (http://host:3128, http://user:pass@host:3128, socks5://host:1080)
+  --proxy-bypass <a,b>          hosts that skip the proxy (.example.com, localhost)
+  --user-agent <string>         the User-Agent header and navigator.userAgent
+  --lang <tag>                  locale: Accept-Language, navigator.language, Intl formats (e.g. en-GB)
+  --timezone <zone>             IANA time zone of the page (e.g. Europe/Rome)
+  --geolocation <lat,long>      position navigator.geolocation reports (permission granted)
+  --grant-permissions <a,b>     permissions granted to every site (geolocation, notifications, clipboard-read, ...)
+  --color-scheme <light|dark|no-preference>  prefers-color-scheme
+  --extra-http-header <"Name: value">  a header sent with every request; repeat for more
+  --trace-dir <dir>             write a Playwright trace of each session there when it closes`;
 
 export function parse<O extends Options>(args: string[], options: O): ReturnType<typeof parseArgs<{ args: string[]; options: O; allowPositionals: true; strict: true }>> {
   try {
@@ -106,11 +128,44 @@ export function toolsetConfig(values: BrowserFlagValues): BrowserToolsetConfig {
     timeout: milliseconds(values.timeout, 'timeout'),
     navigationTimeout: milliseconds(values['navigation-timeout'], 'navigation-timeout'),
   };
+  Object.assign(fromFlags, settingsFromFlags(values));
   const file = readConfigFile(values.config);
   const config: BrowserToolsetConfig = { ...file };
   for (const [key, value] of Object.entries(fromFlags)) if (value !== undefined) (config as Record<string, unknown>)[key] = value;
   if (values['browser-arg']?.length) config.args = [...(file.args ?? []), ...values['browser-arg']];
+  if (fromFlags.extraHTTPHeaders) config.extraHTTPHeaders = { ...file.extraHTTPHeaders, ...fromFlags.extraHTTPHeaders };
   return config;
+}
+
+/** The flags of what sites see, named as @playwright/mcp and Playwright's own command line name them. */
+function settingsFromFlags(values: BrowserFlagValues): BrowserToolsetConfig {
+  const list = (value: string | undefined) => value?.split(',').map((item) => item.trim()).filter(Boolean);
+  if (values['proxy-bypass'] !== undefined && values['proxy-server'] === undefined) throw new UsageError('--proxy-bypass needs --proxy-server');
+  const scheme = values['color-scheme'];
+  if (scheme !== undefined && !['light', 'dark', 'no-preference'].includes(scheme)) throw new UsageError(`--color-scheme takes light, dark or no-preference, not "${scheme}"`);
+  let geolocation: BrowserToolsetConfig['geolocation'];
+  if (values.geolocation !== undefined) {
+    const [latitude, longitude, extra] = values.geolocation.split(',').map((part) => Number(part.trim()));
+    if (extra !== undefined || !Number.isFinite(latitude) || !Number.isFinite(longitude)) throw new UsageError(`--geolocation takes LATITUDE,LONGITUDE, e.g. 41.89,12.49, not "${values.geolocation}"`);
+    geolocation = { latitude: latitude!, longitude: longitude! };
+  }
+  let headers: Record<string, string> | undefined;
+  for (const header of values['extra-http-header'] ?? []) {
+    const colon = header.indexOf(':');
+    if (colon <= 0) throw new UsageError(`--extra-http-header takes "Name: value", not "${header}"`);
+    (headers ??= {})[header.slice(0, colon).trim()] = header.slice(colon + 1).trim();
+  }
+  return {
+    proxy: values['proxy-server'] === undefined ? undefined : { server: values['proxy-server'], ...(values['proxy-bypass'] ? { bypass: values['proxy-bypass'] } : {}) },
+    userAgent: values['user-agent'],
+    locale: values.lang,
+    timezoneId: values.timezone,
+    geolocation,
+    permissions: list(values['grant-permissions']),
+    colorScheme: scheme as BrowserToolsetConfig['colorScheme'],
+    extraHTTPHeaders: headers,
+    trace: values['trace-dir'] === undefined ? undefined : { dir: values['trace-dir'] },
+  };
 }
 
 /** This package's version, from its package.json (found above this file in src/ and in dist/ alike). */

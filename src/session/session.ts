@@ -18,6 +18,8 @@ import type { SavedSession } from '../store/types.js';
 import { installAllowlist } from './allowlist.js';
 import { Deadline } from './deadline.js';
 import { readSaveable, reopenTabs, type Reopen } from './resume.js';
+import { checkSettings, contextSettings } from './settings.js';
+import { saveTrace, startTrace } from './trace.js';
 import { responds, stopLoading } from './unstick.js';
 import { Tabs } from './tabs.js';
 
@@ -219,6 +221,7 @@ export class BrowserSession {
     this.tabs.stopTelling();
     const context = this.context ?? (await this.opening?.catch(() => undefined));
     this.context = undefined;
+    if (context && this.config.trace) await saveTrace(context, this.config.trace, this.key);
     await context?.close().catch(() => {});
   }
 
@@ -270,7 +273,9 @@ export class BrowserSession {
 
   private async openContext(): Promise<BrowserContext> {
     const { config } = this;
+    const own = config.sessionSettings ? checkSettings(config.sessionSettings(this.key), `sessionSettings("${this.key}")`) : undefined;
     const context = await this.browser.newContext({
+      ...contextSettings(config.settings, own),
       viewport: config.viewport,
       acceptDownloads: true,
       storageState: this.options.storageState,
@@ -280,6 +285,7 @@ export class BrowserSession {
     context.setDefaultTimeout(config.timeout);
     context.setDefaultNavigationTimeout(config.navigationTimeout);
     await context.addInitScript(LISTENERS_INIT_SCRIPT);
+    if (config.trace) await startTrace(context, config.trace, this.key);
     if (config.allowedDomains) {
       await installAllowlist(context, config.allowedDomains, (url, page) => {
         const tab = page ?? this.tabs.activeTab;

@@ -13,6 +13,7 @@ import type { Deadline } from '../session/deadline.js';
 import type { SessionRegistry } from '../session/registry.js';
 import type { BrowserSession } from '../session/session.js';
 import { toModelText, type ResultLike } from './modelText.js';
+import { traceToolCall } from './toolSpan.js';
 
 export interface ToolContext {
   registry: SessionRegistry;
@@ -107,7 +108,10 @@ export function defineBrowserTool<I extends z.ZodTypeAny, O extends z.ZodRawShap
         const result = (isMastraValidationError(output) ? fromValidationError(output) : output) as ToolResult<z.infer<z.ZodObject<O>>>;
         return definition.toModelOutput ? definition.toModelOutput(result) : toModelText(result as ResultLike);
       }) as (output: unknown) => unknown,
-      execute: async (input: z.infer<I>, mastraContext: unknown) => runTool(definition, context, input, mastraContext) as Promise<z.infer<typeof outputSchema>>,
+      execute: async (input: z.infer<I>, mastraContext: unknown) =>
+        traceToolCall(definition.id, mastraContext, () => runTool(definition, context, input, mastraContext), () =>
+          context.registry.peek(sessionKey(mastraContext, context.config))?.tabs.activeTab?.url(),
+        ) as Promise<z.infer<typeof outputSchema>>,
     });
     // Mastra checks arguments against the schema before our code runs and answers with its own error shape;
     // give the model the same `invalid_input` result as every other bad argument.

@@ -67,10 +67,16 @@ async function backFromErrorPage(page: Page, previousUrl: string, error: unknown
 }
 
 /** A navigation that failed with a network error, once the tab is back on its page if it could be. */
+/** The proxy is the operator's setting (config `proxy`): no address the model tries gets past it. */
+const PROXY_HINT = "The browser reaches every site through a proxy set by whoever runs it, and the proxy failed: another address fails the same way. Tell the user the browser's proxy is not working.";
+
 function failedNavigation(error: unknown, back: boolean): BrowserToolError {
   const mapped = toBrowserToolError(error, 'navigate');
+  const proxy = /ERR_PROXY_|ERR_TUNNEL_CONNECTION_FAILED|ERR_SOCKS_/.test(String(error));
   return new BrowserToolError(mapped.code, mapped.message, {
-    hint: back
+    hint: proxy
+      ? PROXY_HINT
+      : back
       ? 'Check the URL for typos, or try another address. The tab is back on the previous page; take browser_snapshot if you need its refs.'
       : 'Check the URL for typos, or try another address. The tab shows an error page now.',
     retryable: mapped.retryable,
@@ -158,7 +164,7 @@ async function openPage(target: string, waitUntil: WaitUntil | undefined, call: 
   const { capture, formatted } = await refs.snapshot(page, {}, loaded.snapshot);
   if (status !== null && status >= 400) {
     throw new BrowserToolError('navigation_failed', `${capture.url} answered HTTP ${status}${loaded.response?.statusText() ? ` ${loaded.response.statusText()}` : ''}.`, {
-      hint: 'The server returned an error page (shown in the snapshot). Check the URL, or go back and try another way.',
+      hint: status === 407 ? PROXY_HINT.replace('the proxy failed', 'the proxy refused its login') : 'The server returned an error page (shown in the snapshot). Check the URL, or go back and try another way.',
       retryable: status >= 500,
       snapshot: formatted.text,
     });

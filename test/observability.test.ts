@@ -11,8 +11,9 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { Agent } from '@mastra/core/agent';
 import { Mastra } from '@mastra/core/mastra';
+import { SpanType, type AnyExportedSpan } from '@mastra/core/observability';
+import { Observability, SamplingStrategyType, TestExporter } from '@mastra/observability';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryExporter, MemoryObservability } from './helpers/memoryTracing.js';
 import { scriptedModel } from './helpers/scriptedModel.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { call, createTestToolset, refOf } from './helpers/toolset.js';
@@ -38,21 +39,33 @@ describe('Mastra tracing', () => {
         if (turn === 2) return { tools: [{ name: 'browser_snapshot', input: {} }] };
         return { text: `Read ${results.length} results.` };
       });
-      const exporter = new MemoryExporter();
+      // Mastra's own tracing pipeline, with its exporter that keeps what it is sent in memory.
+      const exporter = new TestExporter({ logMetricsOnFlush: false });
+      const observability = new Observability({ configs: { test: { serviceName: 'browser-test', exporters: [exporter] } } });
       const agent = new Agent({ id: 'web', name: 'web', instructions: 'Use the browser.', model, tools: toolset.tools });
-      const mastra = new Mastra({ agents: { web: agent }, observability: new MemoryObservability(exporter) as never, logger: false });
-      const result = await mastra.getAgent('web').generate('Look at page A.', { maxSteps: 5, memory: { thread: 'traced', resource: 'tester' } });
-      expect(result.text).toBe('Read 3 results.');
+      const mastra = new Mastra({ agents: { web: agent }, observability, logger: false });
+      try {
+        const result = await mastra.getAgent('web').generate('Look at page A.', { maxSteps: 5 });
+        expect(result.text).toBe('Read 3 results.');
+        await observability.flush();
+      } finally {
+        await observability.shutdown();
+      }
+
+      // The spans that ended, each under its parent in the order they started.
+      const ended = exporter.getCompletedSpans();
+      const childrenOf = (span: AnyExportedSpan) =>
+        ended.filter((s) => s.parentSpanId === span.id).sort((a, b) => new Date(a.startTime).getTime() - new Date(b.startTime).getTime());
 
       // Mastra's span per tool call, and under each exactly one span of the browser's side of it.
-      const toolCalls = exporter.spans.filter((s) => s.type === 'tool_call');
+      const toolCalls = exporter.getSpansByType(SpanType.TOOL_CALL);
       expect(toolCalls.map((s) => s.name)).toEqual(["tool: 'browser_navigate'", "tool: 'browser_click'", "tool: 'browser_snapshot'"]);
       const browserSpans = toolCalls.map((toolCall) => {
-        const children = exporter.childrenOf(toolCall);
+        const children = childrenOf(toolCall);
         expect(children).toHaveLength(1);
         return children[0]!;
       });
-      const [navigate, click, snapshot] = browserSpans as [any, any, any];
+      const [navigate, click, snapshot] = browserSpans as [AnyExportedSpan, AnyExportedSpan, AnyExportedSpan];
       expect(navigate.name).toBe('browser: navigate');
       expect(navigate.metadata).toMatchObject({ result: 'ok', pageUrl: server.url('/fixtures/page-a.html') });
       // A failed call says why in its result code, on the page it failed on.
@@ -60,11 +73,13 @@ describe('Mastra tracing', () => {
       expect(snapshot.metadata).toMatchObject({ result: 'ok' });
 
       // The stages of the call are its children: loading for navigate, the capture for both.
-      const stagesOf = (span: any) => exporter.childrenOf(span).map((s) => s.name);
+      const stagesOf = (span: AnyExportedSpan) => childrenOf(span).map((s) => s.name);
       expect(stagesOf(navigate)).toEqual(expect.arrayContaining(['load: until commit', 'snapshot: aria capture', 'snapshot: format']));
       expect(stagesOf(snapshot)).toEqual(expect.arrayContaining(['snapshot: aria capture', 'snapshot: format']));
       expect(stagesOf(snapshot)).not.toContain('load: until commit');
-      for (const span of [...browserSpans, ...browserSpans.flatMap((s) => exporter.childrenOf(s))]) expect(span.endTime).toBeDefined();
+      // Nothing the browser opened is left open, and its spans belong to the agent run's trace.
+      expect(exporter.getIncompleteSpans()).toEqual([]);
+      expect(new Set(ended.map((s) => s.traceId)).size).toBe(1);
     } finally {
       await toolset.close();
     }
@@ -73,9 +88,29 @@ describe('Mastra tracing', () => {
   it('without tracing a tool call adds no span and runs as before', async () => {
     const toolset = createTestToolset();
     try {
-      // The context Mastra gives a tool when observability is off: a tracing context with no current span.
-      const tool = toolset.tools.browser_navigate as any;
-      const result = await tool.execute({ url: server.url('/fixtures/page-a.html') }, { tracingContext: { currentSpan: undefined } });
+      // Observability on but this run not sampled: Mastra hands the tool a span that records nothing.
+      const model = scriptedModel((results, turn) => {
+        if (turn === 0) return { tools: [{ name: 'browser_navigate', input: { url: server.url('/fixtures/page-a.html') } }] };
+        return { text: results[0]?.isError ? 'failed' : 'navigated' };
+      });
+      const exporter = new TestExporter({ logMetricsOnFlush: false });
+      const observability = new Observability({
+        configs: { test: { serviceName: 'browser-test', sampling: { type: SamplingStrategyType.NEVER }, exporters: [exporter] } },
+      });
+      const agent = new Agent({ id: 'web', name: 'web', instructions: 'Use the browser.', model, tools: toolset.tools });
+      const mastra = new Mastra({ agents: { web: agent }, observability, logger: false });
+      try {
+        const result = await mastra.getAgent('web').generate('Look at page A.', { maxSteps: 3 });
+        expect(result.text).toBe('navigated');
+        await observability.flush();
+      } finally {
+        await observability.shutdown();
+      }
+      expect(exporter.getAllSpans()).toEqual([]);
+
+      // Called outside an agent, or by a Mastra with observability off: no current span at all.
+      const tool = toolset.tools.browser_snapshot as any;
+      const result = await tool.execute({}, { tracingContext: { currentSpan: undefined } });
       expect(result.ok).toBe(true);
     } finally {
       await toolset.close();

@@ -45,7 +45,9 @@ export async function traceToolCall<R extends CallOutcome>(id: string, mastraCon
       ...(url ? { pageUrl: url } : {}),
       ...(result.notices?.length ? { notices: result.notices.length } : {}),
     };
-    span.end({ metadata, output: result.ok ? { ok: true } : { ok: false, error: result.error } });
+    // The tool-call span above already holds the whole result; this one keeps what a trace is searched by.
+    const { code, retryable } = result.error ?? {};
+    span.end({ metadata, output: result.ok ? { ok: true } : { ok: false, error: { code, retryable } } });
     return result;
   } catch (error) {
     open = false;

@@ -3,9 +3,7 @@
  * own Chromium) sharing one store and one local site with a login, for the directory store and for LibSQL.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +11,7 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserToolset, DEFAULT_CHROMIUM_ARGS, DirectoryStore, findBrowser, LibSQLSessionStore, type SessionStore } from '../src/index.js';
 import { seal } from '../src/store/envelope.js';
+import { startLoginSite, type LoginSite } from './helpers/loginSite.js';
 import { browserPidsUnder, waitForExit } from './helpers/processes.js';
 import { refOf } from './helpers/refs.js';
 import { createTestToolset, OFFLINE_ARGS } from './helpers/toolset.js';
@@ -20,40 +19,6 @@ import { createTestToolset, OFFLINE_ARGS } from './helpers/toolset.js';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const KEY = 'a passphrase only the tests know';
 const RESTORED = "This conversation's browser was restored from saved state: pages were loaded again; unsaved form input and scroll positions were lost; logins kept.";
-
-/** A site with a login: the session cookie is HttpOnly, so only the browser's cookie jar carries it. */
-function startSite(): Promise<{ url: (path: string) => string; secret: string; events: string[]; close: () => Promise<void> }> {
-  const secret = `sid-${randomUUID()}`;
-  const events: string[] = [];
-  const server: Server = createServer((req, res) => {
-    const signedIn = (req.headers.cookie ?? '').includes(`sid=${secret}`);
-    const page = (title: string, body: string) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><title>${title}</title>${body}`);
-    const path = new URL(req.url!, 'http://x').pathname;
-    if (path === '/login') {
-      res.writeHead(303, { 'set-cookie': `sid=${secret}; HttpOnly; Path=/; Max-Age=3600`, location: '/step/1' }).end();
-    } else if (path.startsWith('/step/')) {
-      const n = Number(path.slice('/step/'.length));
-      if (!signedIn) page('Signed out', '<h1>Signed out</h1><a href="/login">Sign in</a>');
-      else page(`Step ${n}`, `<h1>Signed in as Ada: step ${n}</h1><a href="/step/${n + 1}">Next step</a><label>Note <input name="note"></label>`);
-    } else if (path.startsWith('/hold/')) {
-      // A page that takes its time, to keep a call running; the log says when each such call was in the browser.
-      const name = path.slice('/hold/'.length);
-      events.push(`enter ${name}`);
-      setTimeout(() => {
-        events.push(`leave ${name}`);
-        page(`Held ${name}`, `<h1>${signedIn ? 'Signed in as Ada' : 'Signed out'}: held ${name}</h1>`);
-      }, Number(new URL(req.url!, 'http://x').searchParams.get('ms') ?? 1_000));
-    } else {
-      res.writeHead(404).end();
-    }
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      resolve({ url: (path) => `http://127.0.0.1:${port}${path}`, secret, events, close: () => new Promise<void>((done) => server.close(() => done())) });
-    }),
-  );
-}
 
 /** One server process with the store; `call` sends a tool call of a thread and returns its structured result. */
 class Worker {
@@ -113,10 +78,10 @@ class Worker {
 /** Everything a result says, to search: its snapshot, notices and error. */
 const text = (result: any) => JSON.stringify(result);
 
-let site: Awaited<ReturnType<typeof startSite>>;
+let site: LoginSite;
 const dirs: string[] = [];
 beforeAll(async () => {
-  site = await startSite();
+  site = await startLoginSite();
 });
 afterAll(async () => {
   await site.close();

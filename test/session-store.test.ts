@@ -183,6 +183,17 @@ describe.each(STORES)('with $name shared by two processes', { timeout: 240_000 }
     expect(after.ok, text(after)).toBe(true);
     expect(after.notices).toBeUndefined();
     expect((await a.call('browser_snapshot', {}, 'crash')).snapshot).toContain('Signed in as Ada: step 3');
+
+    // Both processes killed and started again (a deploy that went badly): the conversation is still there.
+    await a.call('settled', {}, 'crash');
+    await Promise.all([a.kill(), b.kill()]);
+    [a, b] = [new Worker(kind.make(dir)), new Worker(kind.make(dir))];
+    await Promise.all([a.ready, b.ready]);
+    for (const worker of [b, a]) {
+      const back = await worker.call('browser_snapshot', {}, 'crash');
+      expect(back.notices, text(back)).toEqual([RESTORED]);
+      expect(back.snapshot).toContain('Signed in as Ada: step 3');
+    }
   });
 
   it.runIf(kind.name === 'a directory store')('a process killed in the middle of a call leaves no lease behind on its host: the restarted one goes on at once', async () => {

@@ -393,6 +393,45 @@ describe("sharing the LibSQL client of Mastra's own storage", { timeout: 120_000
   });
 });
 
+describe('saving the storage of a conversation that went from site to site', { timeout: 120_000 }, () => {
+  it("keeps each site's storage as last written, for a site left, come back to, or not seen since", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'session-store-'));
+    dirs.push(dir);
+    const config = { sessionStore: join(dir, 'sessions'), sessionStoreKey: KEY, allowEvaluate: true };
+    const [first, second] = [createTestToolset(config), createTestToolset(config)];
+    const inThread = { agent: { threadId: 'sites' } } as never;
+    const here = site.url('/step/1');
+    const there = here.replace('127.0.0.1', 'tags.other-site.test');
+    const tools = (t: BrowserToolset) => t.tools as Record<string, { execute: (input: unknown, context: never) => Promise<any> }>;
+    // Each step is saved before the next (a save follows every call that may change the page).
+    const step = async (t: BrowserToolset, tool: string, input: Record<string, unknown>) => {
+      const result = await tools(t)[tool]!.execute(input, inThread);
+      expect(result.ok, text(result)).toBe(true);
+      await expect.poll(() => t.sessions.keeper!.holds('thread:sites'), { timeout: 10_000 }).toBe(false);
+      return result;
+    };
+    const write = (t: BrowserToolset, value: string) => step(t, 'browser_evaluate', { script: `localStorage.setItem('v', '${value}'); return 1` });
+    try {
+      await step(first, 'browser_navigate', { url: here });
+      await write(first, 'here 1');
+      await step(first, 'browser_navigate', { url: there });
+      await write(first, 'there 1');
+      await step(first, 'browser_tabs', { action: 'new', url: here });
+      await write(first, 'here 2');
+      await step(first, 'browser_tabs', { action: 'close', index: 0 });
+      await write(first, 'here 3');
+      await write(first, 'here 4');
+
+      const read = async (t: BrowserToolset) => JSON.parse((await tools(t).browser_evaluate!.execute({ script: "localStorage.getItem('v')" }, inThread)).result);
+      expect(await read(second)).toBe('here 4');
+      await tools(second).browser_navigate!.execute({ url: there }, inThread);
+      expect(await read(second)).toBe('there 1');
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+    }
+  });
+});
+
 describe('a session store that does not answer', () => {
   it('fails the call with a retryable error that names the store, rather than driving without the lease', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'session-store-'));

@@ -164,7 +164,7 @@ export async function serveHttp(toolset: BrowserToolset, options: HttpServeOptio
     const id = req.headers['mcp-session-id'];
     let transport = typeof id === 'string' ? transports.get(id) : undefined;
     if (!transport && typeof id === 'string') {
-      if (toolset.config.sessionStore) return serveElsewhereBegun(id, req, res);
+      if (toolset.config.sessionStore) return serveBegunElsewhere(id, req, res);
       jsonError(res, 404, -32001, 'Unknown or closed MCP session; initialize a new one.');
       return;
     }
@@ -197,7 +197,7 @@ export async function serveHttp(toolset: BrowserToolset, options: HttpServeOptio
    * request is served by a transport made for it alone: what the session was is in the store, not in the
    * transport. Such a replica offers no stream of server messages (GET), which the tools never send.
    */
-  async function serveElsewhereBegun(id: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function serveBegunElsewhere(id: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (allowedHosts && !allowedHosts.includes(req.headers.host ?? '')) {
       jsonError(res, 403, -32000, `Invalid Host header: ${req.headers.host ?? '(none)'}`);
       return;

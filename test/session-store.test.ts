@@ -422,10 +422,20 @@ describe('saving the storage of a conversation that went from site to site', { t
       await write(first, 'here 3');
       await write(first, 'here 4');
 
-      const read = async (t: BrowserToolset) => JSON.parse((await tools(t).browser_evaluate!.execute({ script: "localStorage.getItem('v')" }, inThread)).result);
-      expect(await read(second)).toBe('here 4');
+      // A site that keeps data in IndexedDB too: written, then saved again after a call that changed only localStorage.
+      await step(first, 'browser_evaluate', {
+        script: `await new Promise((done, fail) => { const open = indexedDB.open('app', 1); open.onupgradeneeded = () => open.result.createObjectStore('notes');
+          open.onsuccess = () => { const tx = open.result.transaction('notes', 'readwrite'); tx.objectStore('notes').put('kept', 'draft'); tx.oncomplete = () => { open.result.close(); done(1); }; tx.onerror = fail; }; open.onerror = fail; }); return 1`,
+      });
+      await write(first, 'here 5');
+
+      const evaluate = async (t: BrowserToolset, script: string) => JSON.parse((await tools(t).browser_evaluate!.execute({ script }, inThread)).result);
+      expect(await evaluate(second, "localStorage.getItem('v')")).toBe('here 5');
+      const draft = `await new Promise((done) => { const open = indexedDB.open('app', 1); open.onupgradeneeded = () => open.result.createObjectStore('notes');
+        open.onsuccess = () => { const get = open.result.transaction('notes').objectStore('notes').get('draft'); get.onsuccess = () => done(get.result ?? null); get.onerror = () => done(null); }; }) `;
+      expect(await evaluate(second, draft)).toBe('kept');
       await tools(second).browser_navigate!.execute({ url: there }, inThread);
-      expect(await read(second)).toBe('there 1');
+      expect(await evaluate(second, "localStorage.getItem('v')")).toBe('there 1');
     } finally {
       await Promise.all([first.close(), second.close()]);
     }

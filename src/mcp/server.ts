@@ -50,13 +50,20 @@ function connectionContext(connectionId: string) {
   return { mcp: { extra: { sessionId: connectionId } } };
 }
 
+/** Each toolset's tool list, made once: a replica serving sessions it did not begin makes a server per request. */
+const toolLists = new WeakMap<BrowserToolset, Tool[]>();
+
 function listTools(toolset: BrowserToolset): Tool[] {
-  return Object.entries(toolset.tools).map(([id, tool]) => ({
+  const known = toolLists.get(toolset);
+  if (known) return known;
+  const tools = Object.entries(toolset.tools).map(([id, tool]) => ({
     name: id,
     description: (tool as McpTool).description,
     inputSchema: toJsonSchemaCompat((tool as McpTool).inputSchema as Parameters<typeof toJsonSchemaCompat>[0]) as Tool['inputSchema'],
     annotations: annotationsOf(id as BrowserToolId),
   }));
+  toolLists.set(toolset, tools);
+  return tools;
 }
 
 /**

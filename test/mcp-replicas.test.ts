@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DirectoryStore } from '../src/index.js';
+import { DirectoryStore, LibSQLSessionStore, type SessionStore } from '../src/index.js';
 import { startLoginSite, type LoginSite } from './helpers/loginSite.js';
 import { browserPidsUnder, waitForExit } from './helpers/processes.js';
 import { refOf } from './helpers/refs.js';
@@ -22,7 +22,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const KEY = 'a passphrase only the tests know';
 const RESTORED = "note: This conversation's browser was restored from saved state: pages were loaded again; unsaved form input and scroll positions were lost; logins kept.";
 
-/** One replica: the CLI from source, as `npx mastra-browser-toolset mcp --port 0 --session-store <dir>` runs it. */
+/** One replica: the CLI from source, as `npx mastra-browser-toolset mcp --port 0 --session-store <dir|url>` runs it. */
 class Replica {
   readonly child: ChildProcess;
   readonly url: Promise<string>;
@@ -127,7 +127,9 @@ const count = (text: string, part: string) => text.split(part).length - 1;
 
 let site: LoginSite;
 let dir: string;
-let store: DirectoryStore;
+let store: SessionStore;
+/** What each replica is given as --session-store. */
+let where: string;
 let replicas: Replica[];
 let balancer: Awaited<ReturnType<typeof startBalancer>>;
 
@@ -143,17 +145,24 @@ async function settled(transport: StreamableHTTPClientTransport): Promise<void> 
     .toBe(true);
 }
 
-describe('the MCP HTTP server on two replicas sharing a session store, behind a load balancer', { timeout: 300_000 }, () => {
+const STORES = [
+  { name: 'a directory', where: (dir: string) => join(dir, 'sessions'), open: (dir: string): SessionStore => new DirectoryStore(join(dir, 'sessions')) },
+  { name: 'a LibSQL database', where: (dir: string) => `file:${join(dir, 'sessions.db')}`, open: (dir: string): SessionStore => new LibSQLSessionStore({ url: `file:${join(dir, 'sessions.db')}` }) },
+];
+
+describe.each(STORES)('the MCP HTTP server on two replicas sharing $name, behind a load balancer', { timeout: 300_000 }, (kind) => {
   beforeAll(async () => {
     site = await startLoginSite();
     dir = mkdtempSync(join(tmpdir(), 'mcp-replicas-'));
-    store = new DirectoryStore(join(dir, 'sessions'));
-    replicas = [new Replica(join(dir, 'sessions')), new Replica(join(dir, 'sessions'))];
+    where = kind.where(dir);
+    store = kind.open(dir);
+    replicas = [new Replica(where), new Replica(where)];
     balancer = await startBalancer(await Promise.all(replicas.map((r) => r.url)));
   }, 120_000);
   afterAll(async () => {
     await Promise.all(replicas.map((r) => r.stop()));
     await balancer?.close();
+    await store?.close?.();
     await site?.close();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -230,10 +239,10 @@ describe('the MCP HTTP server on two replicas sharing a session store, behind a 
       await settled(transport);
 
       // A deploy: both replicas replaced, one after the other.
-      replicas[0] = new Replica(join(dir, 'sessions'));
+      replicas[0] = new Replica(where);
       balancer.backends[0] = await replicas[0].url;
       await replicas[1]!.kill();
-      replicas[1] = new Replica(join(dir, 'sessions'));
+      replicas[1] = new Replica(where);
       balancer.backends[1] = await replicas[1].url;
 
       // With affinity, the conversation is told once that its browser was restored, then goes on as before.

@@ -51,6 +51,7 @@ describe('without a browser', { timeout: 180_000 }, () => {
     expect(mcp.code).toBe(0);
     expect(mcp.stdout).toContain('--port <n>');
     expect(mcp.stdout).toContain('--allowed-domains');
+    expect(mcp.stdout).toContain('--session-store <dir|url>');
     expect(snapshot.code).toBe(0);
     expect(snapshot.stdout).toMatch(/^Usage: mastra-browser-toolset snapshot <url>/);
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);

@@ -118,6 +118,41 @@ for (const [name, make] of [
   leases.push(`| ${name} | ${quantile(lease, 0.5)!.toFixed(2)} | ${quantile(lease, 0.95)!.toFixed(2)} |`);
 }
 await noStore.close();
+
+/**
+ * The save after a call, for a conversation that visited N sites (each wrote to its localStorage) and now works on
+ * the last one: ours reads only what ran since the last save; Playwright's whole read (`storageState`, timed
+ * right after each save on the same session) loads every other site visited in a hidden page.
+ */
+const siteRows: string[] = [];
+for (const n of [1, 5, 20]) {
+  const sitesDir = mkdtempSync(join(tmpdir(), 'bench-store-sites-'));
+  const t = new BrowserToolset({
+    args: [`--host-resolver-rules=MAP *.test 127.0.0.1, MAP * ~NOTFOUND, EXCLUDE 127.0.0.1`],
+    allowEvaluate: true,
+    sessionStore: sitesDir,
+    sessionStoreKey: KEY,
+  });
+  const on = (i: number, page: string) => page.replace('127.0.0.1', `site${i}.test`);
+  for (let i = 0; i < n; i++) {
+    await call(t, 'browser_navigate', { url: on(i, pages[0]!) });
+    await call(t, 'browser_evaluate', { script: `localStorage.setItem('app', ${JSON.stringify(randomBytes(300).toString('base64'))}); return 1` });
+    await settled(t);
+  }
+  const ours: number[] = [];
+  const whole: number[] = [];
+  for (let i = 0; i < Math.max(10, Math.round(CALLS / 2)); i++) {
+    await call(t, 'browser_navigate', { url: on(n - 1, pages[(i + 1) % 2]!) });
+    await settled(t);
+    ours.push(t.sessions.lastSave!.ms);
+    const started = performance.now();
+    await t.sessions.peek('thread:bench')!.storageState();
+    whole.push(performance.now() - started);
+  }
+  await t.close();
+  rmSync(sitesDir, { recursive: true, force: true });
+  siteRows.push(`| ${n} | ${stats(ours).p50} / ${stats(ours).p95} | ${stats(whole).p50} / ${stats(whole).p95} |`);
+}
 await server.close();
 rmSync(dir, { recursive: true, force: true });
 
@@ -140,6 +175,15 @@ On a warm call, the one step the store adds before the reply is taking the lease
 | store | lease taken, p50 ms | p95 ms |
 |---|---|---|
 ${leases.join('\n')}
+
+The save after a navigate, for a conversation that visited N sites (each wrote to its localStorage) and now
+works on the last one, directory store. A save reads the cookies and the storage of what ran since the last save
+(here the tab's own site); Playwright's whole read (\`storageState\`, what a save read before) loads every other
+site visited in a hidden page:
+
+| sites visited | save p50 / p95 ms | Playwright's whole read p50 / p95 ms |
+|---|---|---|
+${siteRows.join('\n')}
 `;
 console.log(report);
 if (WRITE) writeFileSync(join(ROOT, 'bench/results/store.md'), report);

@@ -4,8 +4,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MCP_FLAGS, parse, toolsetConfig } from '../src/cli/options.js';
-import { BrowserToolset } from '../src/index.js';
+import { MCP_FLAGS, parse, storeConfig, toolsetConfig } from '../src/cli/options.js';
+import { BrowserToolset, LibSQLSessionStore } from '../src/index.js';
 import { OFFLINE_ARGS, startServer, type TestServer } from './helpers/server.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -51,6 +51,7 @@ describe('without a browser', { timeout: 180_000 }, () => {
     expect(mcp.code).toBe(0);
     expect(mcp.stdout).toContain('--port <n>');
     expect(mcp.stdout).toContain('--allowed-domains');
+    expect(mcp.stdout).toContain('--session-store <dir|url>');
     expect(snapshot.code).toBe(0);
     expect(snapshot.stdout).toMatch(/^Usage: mastra-browser-toolset snapshot <url>/);
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
@@ -85,6 +86,18 @@ describe('without a browser', { timeout: 180_000 }, () => {
     const config = toolsetConfig({ config: join(ROOT, 'integrations/mcp/browser.config.json'), headed: true });
     expect(config).toMatchObject({ headless: false, allowedDomains: ['example.com', '*.example.com'] });
     expect(Object.keys(new BrowserToolset(config).tools)).not.toContain('browser_screenshot');
+  });
+
+  it('takes --session-store for the HTTP server only: a directory, or a LibSQL database by URL', async () => {
+    const [stdio, plaintext] = await Promise.all([cli('mcp', '--session-store', '/tmp/sessions'), cli('mcp', '--port', '0', '--allow-plaintext')]);
+    expect(stdio.code).toBe(2);
+    expectOneLineError(stdio, /--session-store needs --port/);
+    expect(plaintext.code).toBe(2);
+    expectOneLineError(plaintext, /--allow-plaintext needs --session-store/);
+    expect(storeConfig({ 'session-store': 'sessions', 'allow-plaintext': true })).toEqual({ sessionStore: 'sessions', allowPlaintext: true });
+    for (const url of ['file:/var/lib/browser.db', 'libsql://db.example.com?authToken=t']) {
+      expect(storeConfig({ 'session-store': url }).sessionStore).toBeInstanceOf(LibSQLSessionStore);
+    }
   });
 
   it('reports a browser that is not there as browser_not_found, exit code 1', async () => {

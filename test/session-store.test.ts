@@ -3,9 +3,7 @@
  * own Chromium) sharing one store and one local site with a login, for the directory store and for LibSQL.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +11,7 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserToolset, DEFAULT_CHROMIUM_ARGS, DirectoryStore, findBrowser, LibSQLSessionStore, type SessionStore } from '../src/index.js';
 import { seal } from '../src/store/envelope.js';
+import { startLoginSite, type LoginSite } from './helpers/loginSite.js';
 import { browserPidsUnder, waitForExit } from './helpers/processes.js';
 import { refOf } from './helpers/refs.js';
 import { createTestToolset, OFFLINE_ARGS } from './helpers/toolset.js';
@@ -20,40 +19,6 @@ import { createTestToolset, OFFLINE_ARGS } from './helpers/toolset.js';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const KEY = 'a passphrase only the tests know';
 const RESTORED = "This conversation's browser was restored from saved state: pages were loaded again; unsaved form input and scroll positions were lost; logins kept.";
-
-/** A site with a login: the session cookie is HttpOnly, so only the browser's cookie jar carries it. */
-function startSite(): Promise<{ url: (path: string) => string; secret: string; events: string[]; close: () => Promise<void> }> {
-  const secret = `sid-${randomUUID()}`;
-  const events: string[] = [];
-  const server: Server = createServer((req, res) => {
-    const signedIn = (req.headers.cookie ?? '').includes(`sid=${secret}`);
-    const page = (title: string, body: string) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><title>${title}</title>${body}`);
-    const path = new URL(req.url!, 'http://x').pathname;
-    if (path === '/login') {
-      res.writeHead(303, { 'set-cookie': `sid=${secret}; HttpOnly; Path=/; Max-Age=3600`, location: '/step/1' }).end();
-    } else if (path.startsWith('/step/')) {
-      const n = Number(path.slice('/step/'.length));
-      if (!signedIn) page('Signed out', '<h1>Signed out</h1><a href="/login">Sign in</a>');
-      else page(`Step ${n}`, `<h1>Signed in as Ada: step ${n}</h1><a href="/step/${n + 1}">Next step</a><label>Note <input name="note"></label>`);
-    } else if (path.startsWith('/hold/')) {
-      // A page that takes its time, to keep a call running; the log says when each such call was in the browser.
-      const name = path.slice('/hold/'.length);
-      events.push(`enter ${name}`);
-      setTimeout(() => {
-        events.push(`leave ${name}`);
-        page(`Held ${name}`, `<h1>${signedIn ? 'Signed in as Ada' : 'Signed out'}: held ${name}</h1>`);
-      }, Number(new URL(req.url!, 'http://x').searchParams.get('ms') ?? 1_000));
-    } else {
-      res.writeHead(404).end();
-    }
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      resolve({ url: (path) => `http://127.0.0.1:${port}${path}`, secret, events, close: () => new Promise<void>((done) => server.close(() => done())) });
-    }),
-  );
-}
 
 /** One server process with the store; `call` sends a tool call of a thread and returns its structured result. */
 class Worker {
@@ -113,10 +78,10 @@ class Worker {
 /** Everything a result says, to search: its snapshot, notices and error. */
 const text = (result: any) => JSON.stringify(result);
 
-let site: Awaited<ReturnType<typeof startSite>>;
+let site: LoginSite;
 const dirs: string[] = [];
 beforeAll(async () => {
-  site = await startSite();
+  site = await startLoginSite();
 });
 afterAll(async () => {
   await site.close();
@@ -218,6 +183,17 @@ describe.each(STORES)('with $name shared by two processes', { timeout: 240_000 }
     expect(after.ok, text(after)).toBe(true);
     expect(after.notices).toBeUndefined();
     expect((await a.call('browser_snapshot', {}, 'crash')).snapshot).toContain('Signed in as Ada: step 3');
+
+    // Both processes killed and started again (a deploy that went badly): the conversation is still there.
+    await a.call('settled', {}, 'crash');
+    await Promise.all([a.kill(), b.kill()]);
+    [a, b] = [new Worker(kind.make(dir)), new Worker(kind.make(dir))];
+    await Promise.all([a.ready, b.ready]);
+    for (const worker of [b, a]) {
+      const back = await worker.call('browser_snapshot', {}, 'crash');
+      expect(back.notices, text(back)).toEqual([RESTORED]);
+      expect(back.snapshot).toContain('Signed in as Ada: step 3');
+    }
   });
 
   it.runIf(kind.name === 'a directory store')('a process killed in the middle of a call leaves no lease behind on its host: the restarted one goes on at once', async () => {
@@ -413,6 +389,55 @@ describe("sharing the LibSQL client of Mastra's own storage", { timeout: 120_000
     } finally {
       await Promise.all([first.close(), second.close()]);
       client.close();
+    }
+  });
+});
+
+describe('saving the storage of a conversation that went from site to site', { timeout: 120_000 }, () => {
+  it("keeps each site's storage as last written, for a site left, come back to, or not seen since", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'session-store-'));
+    dirs.push(dir);
+    const config = { sessionStore: join(dir, 'sessions'), sessionStoreKey: KEY, allowEvaluate: true };
+    const [first, second] = [createTestToolset(config), createTestToolset(config)];
+    const inThread = { agent: { threadId: 'sites' } } as never;
+    const here = site.url('/step/1');
+    const there = here.replace('127.0.0.1', 'tags.other-site.test');
+    const tools = (t: BrowserToolset) => t.tools as Record<string, { execute: (input: unknown, context: never) => Promise<any> }>;
+    // Each step is saved before the next (a save follows every call that may change the page).
+    const step = async (t: BrowserToolset, tool: string, input: Record<string, unknown>) => {
+      const result = await tools(t)[tool]!.execute(input, inThread);
+      expect(result.ok, text(result)).toBe(true);
+      await expect.poll(() => t.sessions.keeper!.holds('thread:sites'), { timeout: 10_000 }).toBe(false);
+      return result;
+    };
+    const write = (t: BrowserToolset, value: string) => step(t, 'browser_evaluate', { script: `localStorage.setItem('v', '${value}'); return 1` });
+    try {
+      await step(first, 'browser_navigate', { url: here });
+      await write(first, 'here 1');
+      await step(first, 'browser_navigate', { url: there });
+      await write(first, 'there 1');
+      await step(first, 'browser_tabs', { action: 'new', url: here });
+      await write(first, 'here 2');
+      await step(first, 'browser_tabs', { action: 'close', index: 0 });
+      await write(first, 'here 3');
+      await write(first, 'here 4');
+
+      // A site that keeps data in IndexedDB too: written, then saved again after a call that changed only localStorage.
+      await step(first, 'browser_evaluate', {
+        script: `await new Promise((done, fail) => { const open = indexedDB.open('app', 1); open.onupgradeneeded = () => open.result.createObjectStore('notes');
+          open.onsuccess = () => { const tx = open.result.transaction('notes', 'readwrite'); tx.objectStore('notes').put('kept', 'draft'); tx.oncomplete = () => { open.result.close(); done(1); }; tx.onerror = fail; }; open.onerror = fail; }); return 1`,
+      });
+      await write(first, 'here 5');
+
+      const evaluate = async (t: BrowserToolset, script: string) => JSON.parse((await tools(t).browser_evaluate!.execute({ script }, inThread)).result);
+      expect(await evaluate(second, "localStorage.getItem('v')")).toBe('here 5');
+      const draft = `await new Promise((done) => { const open = indexedDB.open('app', 1); open.onupgradeneeded = () => open.result.createObjectStore('notes');
+        open.onsuccess = () => { const get = open.result.transaction('notes').objectStore('notes').get('draft'); get.onsuccess = () => done(get.result ?? null); get.onerror = () => done(null); }; }) `;
+      expect(await evaluate(second, draft)).toBe('kept');
+      await tools(second).browser_navigate!.execute({ url: there }, inThread);
+      expect(await evaluate(second, "localStorage.getItem('v')")).toBe('there 1');
+    } finally {
+      await Promise.all([first.close(), second.close()]);
     }
   });
 });

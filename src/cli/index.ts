@@ -7,7 +7,7 @@
 import type { BrowserInfo } from '../browser/shared.js';
 import type { McpHttpServer } from '../mcp/server.js';
 import type { ResultLike } from '../tools/modelText.js';
-import { BROWSER_FLAGS, BROWSER_FLAGS_HELP, MCP_FLAGS, packageVersion, parse, toolsetConfig, UsageError } from './options.js';
+import { BROWSER_FLAGS, BROWSER_FLAGS_HELP, MCP_FLAGS, packageVersion, parse, storeConfig, toolsetConfig, UsageError } from './options.js';
 
 const NAME = 'mastra-browser-toolset';
 
@@ -31,6 +31,11 @@ stdout, as MCP clients launch it; it stops when stdin closes, or on SIGINT or SI
 Options:
   --port <n>                    serve streamable HTTP at http://127.0.0.1:<n>/mcp instead (0 picks a free port)
   --host <address>              listen on this address instead of 127.0.0.1 (this exposes a browser: only on purpose)
+  --session-store <dir|url>     keep each MCP session's browser (cookies, storage, tabs) in this directory or LibSQL
+                                database (file:, libsql:, https:), so that any replica behind a load balancer, or
+                                this server after a restart, goes on with it; encrypted with the key in
+                                MASTRA_BROWSER_STORE_KEY (without one, logins are not kept)
+  --allow-plaintext             with --session-store and no key: keep cookies and storage unencrypted
 
 ${BROWSER_FLAGS_HELP}
 
@@ -98,8 +103,10 @@ async function mcp(args: string[]): Promise<number> {
   const port = values.port === undefined ? undefined : Number(values.port);
   if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65_535)) throw new UsageError(`--port takes a port number, not "${values.port}"`);
   if (values.host !== undefined && port === undefined) throw new UsageError('--host needs --port (stdio has no address)');
+  // Over stdio each client starts a server of its own: there is no session another process could go on with.
+  if (values['session-store'] !== undefined && port === undefined) throw new UsageError('--session-store needs --port (it keeps streamable HTTP sessions)');
 
-  const config = toolsetConfig(values);
+  const config = { ...toolsetConfig(values), ...storeConfig(values) };
   const [{ BrowserToolset }, { serveHttp, serveStdio }] = await Promise.all([import('../toolset.js'), import('../mcp/server.js')]);
   const toolset = new BrowserToolset(config);
   const version = packageVersion();

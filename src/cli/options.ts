@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { BrowserToolsetConfig } from '../config.js';
+import { LibSQLSessionStore } from '../store/libsql.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -38,8 +39,35 @@ export const BROWSER_FLAGS = {
   help: { type: 'boolean', short: 'h' },
 } as const satisfies Options;
 
-/** `mcp` takes the browser options and where to listen. */
-export const MCP_FLAGS = { ...BROWSER_FLAGS, port: { type: 'string' }, host: { type: 'string' } } as const satisfies Options;
+/** `mcp` takes the browser options, where to listen, and where replicas keep their conversations' browsers. */
+export const MCP_FLAGS = {
+  ...BROWSER_FLAGS,
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'session-store': { type: 'string' },
+  'allow-plaintext': { type: 'boolean' },
+} as const satisfies Options;
+
+/** Addresses of a LibSQL database; anything else given to --session-store is a directory. */
+const LIBSQL_URL = /^(libsql|file|https?|wss?):/i;
+
+/**
+ * The session store of --session-store: a LibSQL database for replicas on one host or many, or a directory for
+ * the processes of one host. The encryption key is read from the environment by the toolset, never from a flag
+ * (a command line is visible to every user of the host).
+ */
+export function storeConfig(values: { 'session-store'?: string; 'allow-plaintext'?: boolean }): Pick<BrowserToolsetConfig, 'sessionStore' | 'allowPlaintext'> {
+  const where = values['session-store'];
+  if (where === undefined) {
+    if (values['allow-plaintext']) throw new UsageError('--allow-plaintext needs --session-store');
+    return {};
+  }
+  if (!where.trim()) throw new UsageError('--session-store takes a directory or a LibSQL URL (file:, libsql:, https:)');
+  return {
+    sessionStore: LIBSQL_URL.test(where) ? new LibSQLSessionStore({ url: where }) : where,
+    ...(values['allow-plaintext'] ? { allowPlaintext: true } : {}),
+  };
+}
 
 export const BROWSER_FLAGS_HELP = `Browser options:
   --config <file.json>          BrowserToolset config as JSON (any key of docs/configuration.md); flags override it

@@ -50,13 +50,20 @@ function connectionContext(connectionId: string) {
   return { mcp: { extra: { sessionId: connectionId } } };
 }
 
+/** Each toolset's tool list, made once: a replica serving sessions it did not begin makes a server per request. */
+const toolLists = new WeakMap<BrowserToolset, Tool[]>();
+
 function listTools(toolset: BrowserToolset): Tool[] {
-  return Object.entries(toolset.tools).map(([id, tool]) => ({
+  const known = toolLists.get(toolset);
+  if (known) return known;
+  const tools = Object.entries(toolset.tools).map(([id, tool]) => ({
     name: id,
     description: (tool as McpTool).description,
     inputSchema: toJsonSchemaCompat((tool as McpTool).inputSchema as Parameters<typeof toJsonSchemaCompat>[0]) as Tool['inputSchema'],
     annotations: annotationsOf(id as BrowserToolId),
   }));
+  toolLists.set(toolset, tools);
+  return tools;
 }
 
 /**
@@ -86,10 +93,14 @@ export function createMcpServer(toolset: BrowserToolset, options: { version: str
   return server;
 }
 
-/** Closes the browser session of one MCP connection (a no-op with `scope: 'shared'`, where all connections share one). */
-async function closeConnection(toolset: BrowserToolset, connectionId: string): Promise<void> {
+/**
+ * Closes the browser session of one MCP connection (a no-op with `scope: 'shared'`, where all connections share one).
+ * With a session store it is saved, to be resumed by the connection's next request, unless `forget`: the client
+ * ended its MCP session, so nothing of it is kept.
+ */
+async function closeConnection(toolset: BrowserToolset, connectionId: string, { forget = false } = {}): Promise<void> {
   const key = sessionKey(connectionContext(connectionId), toolset.config);
-  if (key !== 'default') await toolset.sessions.closeSession(key);
+  if (key !== 'default') await toolset.sessions.closeSession(key, { forget });
 }
 
 export interface ServeOptions {
@@ -127,6 +138,11 @@ export interface McpHttpServer {
   close: () => Promise<void>;
 }
 
+function jsonError(res: ServerResponse, status: number, code: number, message: string): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}
+
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
 /**
@@ -155,8 +171,8 @@ export async function serveHttp(toolset: BrowserToolset, options: HttpServeOptio
     const id = req.headers['mcp-session-id'];
     let transport = typeof id === 'string' ? transports.get(id) : undefined;
     if (!transport && typeof id === 'string') {
-      res.writeHead(404, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Unknown or closed MCP session; initialize a new one.' }, id: null }));
+      if (toolset.config.sessionStore) return serveBegunElsewhere(id, req, res);
+      jsonError(res, 404, -32001, 'Unknown or closed MCP session; initialize a new one.');
       return;
     }
     if (!transport) {
@@ -164,8 +180,9 @@ export async function serveHttp(toolset: BrowserToolset, options: HttpServeOptio
       const fresh = new StreamableHTTPServerTransport({
         sessionIdGenerator: randomUUID,
         onsessioninitialized: (sessionId) => void transports.set(sessionId, fresh),
-        // A browser on loopback must not be reachable from web pages through DNS rebinding.
-        ...(allowedHosts ? { enableDnsRebindingProtection: true, allowedHosts } : {}),
+        // Only the client's DELETE: its conversation is over, and what the store keeps of it goes too.
+        onsessionclosed: (sessionId) => closeConnection(toolset, sessionId, { forget: true }),
+        ...rebindingGuard(),
       });
       fresh.onclose = () => {
         const sessionId = fresh.sessionId;
@@ -174,6 +191,40 @@ export async function serveHttp(toolset: BrowserToolset, options: HttpServeOptio
       await createMcpServer(toolset, options).connect(fresh);
       transport = fresh;
     }
+    await transport.handleRequest(req, res);
+  }
+
+  // A browser on loopback must not be reachable from web pages through DNS rebinding.
+  const rebindingGuard = () => (allowedHosts ? { enableDnsRebindingProtection: true, allowedHosts } : {});
+
+  /**
+   * A request of an MCP session this process does not hold: another replica behind the same load balancer began
+   * it, or this process before a restart. With a session store its browser session is resumed from the store by
+   * the session id (the registry takes the conversation's lease, so one replica drives it at a time), and the
+   * request is served by a transport made for it alone: what the session was is in the store, not in the
+   * transport. Such a replica offers no stream of server messages (GET), which the tools never send.
+   */
+  async function serveBegunElsewhere(id: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (allowedHosts && !allowedHosts.includes(req.headers.host ?? '')) {
+      jsonError(res, 403, -32000, `Invalid Host header: ${req.headers.host ?? '(none)'}`);
+      return;
+    }
+    if (req.method === 'GET') {
+      res.writeHead(405, { allow: 'POST, DELETE' }).end();
+      return;
+    }
+    if (req.method === 'DELETE') {
+      await closeConnection(toolset, id, { forget: true });
+      res.writeHead(200).end();
+      return;
+    }
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, ...rebindingGuard() });
+    const server = createMcpServer(toolset, { ...options, connectionId: id });
+    res.once('close', () => {
+      void transport.close().catch(() => {});
+      void server.close().catch(() => {});
+    });
+    await server.connect(transport);
     await transport.handleRequest(req, res);
   }
 

@@ -10,6 +10,7 @@ import type { RefManager } from '../refs.js';
 import type { SavedSession } from '../store/types.js';
 import type { Deadline } from './deadline.js';
 import { loadPage } from './loadPage.js';
+import type { StorageReader } from './storageRead.js';
 import { NOT_RESPONDING, type Tabs } from './tabs.js';
 
 /** How long saving may read the session before giving up (a hung tab answers nothing): the next save tries again. */
@@ -21,16 +22,16 @@ export type Reopen = Pick<SavedSession, 'tabs' | 'active' | 'refs'>;
  * Cookies and each origin's storage (IndexedDB included), the tabs and the active one, and the refs of its page;
  * undefined when they cannot be read within `CAPTURE_MS`.
  */
-export async function readSaveable(context: BrowserContext, tabs: Tabs, refs: RefManager, notices: string[]): Promise<SavedSession | undefined> {
+export async function readSaveable(storage: StorageReader, tabs: Tabs, refs: RefManager, notices: string[]): Promise<SavedSession | undefined> {
   let timer: NodeJS.Timeout | undefined;
   const gaveUp = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), CAPTURE_MS)));
   const read = (async (): Promise<SavedSession> => {
     const pages = tabs.all();
-    const [storage, listed] = await Promise.all([context.storageState({ indexedDB: true }), tabs.list()]);
+    const [state, listed] = await Promise.all([storage.read(), tabs.list()]);
     const saved = listed.map(({ url, title }) => ({ url, title: title === NOT_RESPONDING ? '' : title }));
     const active = tabs.activeTab;
     const known = active && refs.refsOf(active);
-    return { storage, tabs: saved, active: active ? pages.indexOf(active) : -1, notices, ...(known && known.url === active?.url() ? { refs: known } : {}) };
+    return { storage: state, tabs: saved, active: active ? pages.indexOf(active) : -1, notices, ...(known && known.url === active?.url() ? { refs: known } : {}) };
   })();
   return Promise.race([read.catch(() => undefined), gaveUp]).finally(() => clearTimeout(timer));
 }

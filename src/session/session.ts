@@ -19,6 +19,7 @@ import { installAllowlist } from './allowlist.js';
 import { Deadline } from './deadline.js';
 import { readSaveable, reopenTabs, type Reopen } from './resume.js';
 import { checkSettings, contextSettings } from './settings.js';
+import { StorageReader } from './storageRead.js';
 import { saveTrace, startTrace } from './trace.js';
 import { responds, stopLoading } from './unstick.js';
 import { Tabs } from './tabs.js';
@@ -56,6 +57,8 @@ export class BrowserSession {
   /** Calls running or queued. */
   private pending = 0;
   private context: BrowserContext | undefined;
+  /** Reads the context's cookies and storage for a save (storageRead.ts). */
+  private storage: StorageReader | undefined;
   private opening: Promise<BrowserContext> | undefined;
   /** Set when the session lost state between calls; reported once by the next call. */
   private lostState: string | undefined;
@@ -206,7 +209,7 @@ export class BrowserSession {
       await previous;
       if (this.reopen) return { storage: this.options.storageState as StorageState | undefined, ...this.reopen, notices: this.unshownNotices() };
       if (!this.context) return undefined;
-      return await readSaveable(this.context, this.tabs, this.refs, this.unshownNotices());
+      return await readSaveable(this.storage!, this.tabs, this.refs, this.unshownNotices());
     } finally {
       release();
     }
@@ -292,6 +295,9 @@ export class BrowserSession {
         if (tab) this.tabs.eventsOf(tab).noteBlocked(url);
       });
     }
+    // What the new context holds: nothing, or a state given whole; one in a file is Playwright's to read, so the first save reads it all.
+    const initial = this.options.storageState ?? { cookies: [], origins: [] };
+    this.storage = new StorageReader(context, typeof initial === 'object' ? initial : undefined);
     this.context = context;
     return context;
   }

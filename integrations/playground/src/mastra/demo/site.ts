@@ -12,6 +12,7 @@ export const demoSiteUrl = `http://127.0.0.1:${port}/`;
 
 export interface RecordedClick {
   path: string;
+  title: string;
   x: number;
   y: number;
   target: string;
@@ -39,7 +40,7 @@ function layout(title: string, colour: string, body: string): string {
   document.addEventListener('click', (event) => {
     document.querySelector('#clicks span').textContent = String(++count);
     const target = event.target.closest('a, button, input, textarea, label, h1, p, main') ?? event.target;
-    const body = JSON.stringify({ path: location.pathname, x: event.clientX, y: event.clientY, target: target.tagName.toLowerCase() });
+    const body = JSON.stringify({ path: location.pathname, title: document.title, x: event.clientX, y: event.clientY, target: target.tagName.toLowerCase() });
     navigator.sendBeacon('/clicks', new Blob([body], { type: 'application/json' }));
   }, true);
 </script></body></html>`;

@@ -53,9 +53,12 @@ function pageOf([r, g, b]: number[]): string {
  * canvas and its background colour read at the right of the page, below its header, into `window.liveFrames`.
  */
 function watchLiveFrames(): void {
+  // Indexed by arrival: decoding is asynchronous and must not reorder them.
   const frames: number[][] = [];
   (window as any).liveFrames = frames;
+  let arrived = 0;
   const read = async (img: HTMLImageElement) => {
+    const index = arrived++;
     const src = img.getAttribute('src');
     if (!src?.startsWith('data:image')) return;
     const frame = new Image();
@@ -66,7 +69,7 @@ function watchLiveFrames(): void {
     canvas.height = frame.naturalHeight;
     const context = canvas.getContext('2d')!;
     context.drawImage(frame, 0, 0);
-    frames.push([...context.getImageData(Math.floor(canvas.width * 0.97), Math.floor(canvas.height * 0.6), 1, 1).data].slice(0, 3));
+    frames[index] = [...context.getImageData(Math.floor(canvas.width * 0.97), Math.floor(canvas.height * 0.6), 1, 1).data].slice(0, 3);
   };
   new MutationObserver((records) => {
     for (const { target } of records) {
@@ -77,8 +80,8 @@ function watchLiveFrames(): void {
 
 /** The pages the live view showed since frame `from`, each once per visit, in order. */
 async function pagesShown(studio: Page, from = 0): Promise<string[]> {
-  const frames: number[][] = await studio.evaluate(() => (window as any).liveFrames);
-  const pages = frames.slice(from).map(pageOf);
+  const frames: Array<number[] | null> = await studio.evaluate(() => [...(window as any).liveFrames]);
+  const pages = frames.slice(from).flatMap((frame) => (frame ? [pageOf(frame)] : []));
   return pages.filter((page, i) => page !== pages[i - 1]);
 }
 

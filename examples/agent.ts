@@ -1,25 +1,30 @@
 /**
- * The README's usage example. It needs a model provider key to run (here OpenAI's, through Mastra's model
- * router); `npm test` typechecks it so the documented API stays true.
+ * The README's usage example: an agent with the browser tools signs up on a local example site. With
+ * OPENAI_API_KEY it uses OpenAI's model through Mastra's model router; without, a scripted model (examples/model.ts).
  *
- *   OPENAI_API_KEY=... npx tsx examples/agent.ts http://localhost:3000
+ *   npx tsx examples/agent.ts
  */
 import { Agent } from '@mastra/core/agent';
 import { BrowserToolset } from '../src/index.js';
+import { exampleModel, TASK } from './model.js';
+import { startSite } from './site.js';
 
+const site = await startSite();
 const browser = new BrowserToolset({ headless: true });
 const agent = new Agent({
   id: 'web',
   name: 'web',
   instructions: 'You complete tasks on websites. Read the snapshot, act by ref.',
-  model: 'openai/gpt-4o-mini',
+  model: exampleModel(site.url('/signup')),
   tools: browser.tools,
 });
 
 try {
-  const site = process.argv[2] ?? 'http://localhost:3000';
-  const result = await agent.generate(`Sign up on ${site} as Ada Lovelace, ada@example.com`);
+  // A browser task takes more steps than Mastra's default of 5.
+  const result = await agent.generate(TASK(site.url('/signup')), { maxSteps: 20 });
   console.log(result.text);
+  console.log(`The site received: ${JSON.stringify(site.submissions.at(-1) ?? null)}`);
 } finally {
   await browser.close();
+  await site.close();
 }

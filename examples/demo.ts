@@ -4,12 +4,11 @@
  * When a step fails it prints the result it got and what to do, closes the browser and exits 1.
  */
 import { BrowserToolset } from '../src/index.js';
-import { refOf } from '../test/helpers/refs.js';
-import { OFFLINE_ARGS, startServer } from '../test/helpers/server.js';
+import { startSite } from './site.js';
 
-const server = await startServer();
+const site = await startSite();
 // Only 127.0.0.1 resolves: the demo cannot reach the internet even if the page asks it to.
-const browser = new BrowserToolset({ args: OFFLINE_ARGS });
+const browser = new BrowserToolset({ args: ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'] });
 
 /** A step that did not go as planned: the demo stops, says why, and cleans up. */
 class DemoStop extends Error {
@@ -42,17 +41,18 @@ async function step(tool: keyof BrowserToolset['tools'], input: Record<string, u
   return result;
 }
 
+/** The ref on the snapshot line `<ref> <role> "<name>"`, as the model would read it. */
 function ref(snapshot: string, role: string, name: string): string {
-  try {
-    return refOf(snapshot, role, name);
-  } catch {
-    throw new DemoStop(`The snapshot has no ${role} "${name}".`, 'The bundled page did not render as expected; run `npm test` to see what broke.');
+  for (const line of snapshot.split('\n')) {
+    const match = /^\s*((?:f\d+)?e\d+) (\S+) ("(?:[^"\\]|\\.)*")/.exec(line);
+    if (match && match[2] === role && JSON.parse(match[3]!) === name) return match[1]!;
   }
+  throw new DemoStop(`The snapshot has no ${role} "${name}".`, 'The bundled page did not render as expected; run `npm test` to see what broke.');
 }
 
 let exitCode = 0;
 try {
-  const page = await step('browser_navigate', { url: server.url('/fixtures/form.html') });
+  const page = await step('browser_navigate', { url: site.url('/signup') });
   const info = browser.browserInfo;
   console.log(`\n(browser: ${info?.source} ${info?.executablePath ?? info?.endpoint ?? ''}${info?.version ? `, Chromium ${info.version}` : ''})`);
   const snap: string = page.snapshot;
@@ -63,8 +63,8 @@ try {
   await step('browser_click', { ref: 'e999' }, 'element_not_found'); // a wrong ref: a structured error, never a throw
   await step('browser_snapshot', {});
   await step('browser_click', { ref: ref(snap, 'button', 'Create account') });
-  console.log(`\nThe local server received: ${JSON.stringify(server.submissions.at(-1)?.fields)}`);
-  await step('browser_navigate', { url: server.url('/fixtures/long.html') });
+  console.log(`\nThe local server received: ${JSON.stringify(site.submissions.at(-1))}`);
+  await step('browser_navigate', { url: site.url('/article') });
   await step('browser_scroll', { direction: 'down', amount: 'page' });
 } catch (error) {
   exitCode = 1;
@@ -72,6 +72,6 @@ try {
   else console.error(`\nThe demo stopped on an unexpected error: ${error instanceof Error ? error.message : String(error)}`);
 } finally {
   await browser.close();
-  await server.close();
+  await site.close();
 }
 process.exit(exitCode);

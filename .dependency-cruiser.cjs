@@ -3,8 +3,14 @@
 // A module may import its own layer or any layer below it, never one above, and never in a circle.
 // Type-only imports count too: a type pulled from a higher layer ties the two layers together all the same.
 
-/** A path pattern for any file inside one of these folders of src/. */
-const above = (...folders) => `^src/(${folders.join('|')})/`;
+/** A rule: files matching `from` never import a file in one of `folders` (folders of src/). */
+const stayBelow = (name, from, folders, comment) => ({
+  name,
+  severity: 'error',
+  comment,
+  from: { path: from },
+  to: { path: `^src/(${folders.join('|')})/` },
+});
 
 module.exports = {
   forbidden: [
@@ -15,48 +21,18 @@ module.exports = {
       from: {},
       to: { circular: true },
     },
-    {
-      name: 'snapshot-stays-below-session',
-      severity: 'error',
-      comment: 'The snapshot reads a page; it knows nothing of sessions, tools, the provider or MCP.',
-      from: { path: '^src/snapshot/' },
-      to: { path: above('session', 'loading', 'tools', 'provider', 'mcp', 'cli') },
-    },
-    {
-      name: 'loading-stays-below-session',
-      severity: 'error',
-      comment: 'Loading is handed the tab, its traffic and the deadline; it never reaches up into the session or a tool.',
-      from: { path: '^src/loading/' },
-      to: { path: above('session', 'tools', 'provider', 'mcp', 'cli') },
-    },
-    {
-      name: 'browser-is-the-floor',
-      severity: 'error',
-      comment: 'Launching and finding Chromium needs nothing from the layers built on top of it.',
-      from: { path: '^src/browser/' },
-      to: { path: above('snapshot', 'loading', 'session', 'tools', 'provider', 'mcp', 'cli', 'store') },
-    },
-    {
-      name: 'session-stays-below-tools',
-      severity: 'error',
-      comment: 'Tools are built on the session; the session never depends on a tool.',
-      from: { path: '^src/session/' },
-      to: { path: above('tools', 'provider', 'mcp', 'cli') },
-    },
-    {
-      name: 'store-stays-below-session',
-      severity: 'error',
-      comment: 'The store keeps and returns saved state; it knows nothing of sessions or tools.',
-      from: { path: '^src/store/' },
-      to: { path: above('session', 'loading', 'tools', 'provider', 'mcp', 'cli') },
-    },
-    {
-      name: 'config-stays-below-session',
-      severity: 'error',
-      comment: 'Every layer reads the configuration, so it may not import a layer that reads it back.',
-      from: { path: '^src/config\\.ts$' },
-      to: { path: above('session', 'loading', 'tools', 'provider', 'mcp', 'cli') },
-    },
+    stayBelow('snapshot-stays-below-session', '^src/snapshot/', ['session', 'loading', 'tools', 'provider', 'mcp', 'cli'],
+      'The snapshot reads a page; it knows nothing of sessions, tools, the provider or MCP.'),
+    stayBelow('loading-stays-below-session', '^src/loading/', ['session', 'tools', 'provider', 'mcp', 'cli'],
+      'Loading is handed the tab, its traffic and the deadline; it never reaches up into the session or a tool.'),
+    stayBelow('browser-is-the-floor', '^src/browser/', ['snapshot', 'loading', 'session', 'tools', 'provider', 'mcp', 'cli', 'store'],
+      'Launching and finding Chromium needs nothing from the layers built on top of it.'),
+    stayBelow('session-stays-below-tools', '^src/session/', ['tools', 'provider', 'mcp', 'cli'],
+      'Tools are built on the session; the session never depends on a tool.'),
+    stayBelow('store-stays-below-session', '^src/store/', ['session', 'loading', 'tools', 'provider', 'mcp', 'cli'],
+      'The store keeps and returns saved state; it knows nothing of sessions or tools.'),
+    stayBelow('config-stays-below-session', '^src/config\\.ts$', ['session', 'loading', 'tools', 'provider', 'mcp', 'cli'],
+      'Every layer reads the configuration, so it may not import a layer that reads it back.'),
   ],
   options: {
     tsPreCompilationDeps: true,

@@ -273,11 +273,12 @@ describe('navigate returns when the page is usable', () => {
   });
 
   it('a frame that moved on to its next page by itself: a ref from its first page is not acted on, though the new page has an element of that ref', async () => {
-    const result = await call(env.browser, 'browser_navigate', { url: env.server.url(`/frame?to=${encodeURIComponent('/moves-on?ms=3000')}`) });
+    // The frame moves on well after the navigate has returned (a navigate slowed by a busy machine included).
+    const result = await call(env.browser, 'browser_navigate', { url: env.server.url(`/frame?to=${encodeURIComponent('/moves-on?ms=6000')}`) });
     expect(result.ok, JSON.stringify(result.error)).toBe(true);
     const confirm = refOf(result.snapshot, 'button', 'Confirm');
     const page = await env.browser.page();
-    await expect.poll(() => page.frames().some((frame) => frame.url().endsWith('/step-two')), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => page.frames().some((frame) => frame.url().endsWith('/step-two')), { timeout: 20_000 }).toBe(true);
     const click = await call(env.browser, 'browser_click', { ref: confirm });
     expect(click.ok).toBe(false);
     expect(click.error.code).toBe('stale_ref');

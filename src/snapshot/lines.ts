@@ -1,10 +1,10 @@
 /**
  * Lines: walks a captured aria tree and turns each element worth showing into one line of the snapshot
- * format (docs/snapshot-format.md), with its position, priority and kind. How a control's line reads is
- * controls.ts's, a reacting element's reacting.ts's, a data table's table.ts's, text joining and limits
- * text.ts's; choosing which lines to show, and the budget, is format.ts's job.
+ * format (docs/snapshot-format.md), with its position, priority and kind (a line and the walk's context are
+ * line.ts's). How a control's line reads is controls.ts's, a reacting element's reacting.ts's, a data table's
+ * table.ts's, text joining and limits text.ts's; choosing which lines to show, and the budget, is format.ts's job.
  */
-import { type AriaNode, type Box, type Capture } from './tree.js';
+import type { AriaNode, Box, Capture } from './tree.js';
 import { LEAF_CONTROLS, placed, Priority, type Line, type WalkContext } from './line.js';
 import { controlLine, states } from './controls.js';
 import { cellLabel, cellRows, cellRun, ITEM_ROLES } from './parts.js';

@@ -1017,7 +1017,7 @@ describe('nothing wedges the session', () => {
   });
 
   it('going back to a page whose server no longer answers is a timeout that says so; the tab keeps its page, which still acts', async () => {
-    const before = [`/answers-once?key=history-${Date.now()}`]; // a new key on a retry
+    const before = [`/answers-once?key=history-${Date.now()}`]; // a key of its own: the server answers each key once
     await onDeadLinks(
       async (browser, snapshot) => {
         const back = await call(browser, 'browser_history', { action: 'back' });

@@ -7,12 +7,12 @@
  * interleaved, on the same Chromium with the same flags (systems.ts), so they share the machine's noise.
  *
  * Also recorded for ours: where the time goes, stage by stage (src/stages.ts), and the growth exponent
- * (time ∝ N^k, k from 1k to 50k). Writes bench/results/scale.md and the "Scaling" section of .planning/BENCHMARKS.md.
+ * (time ∝ N^k, k from 1k to 50k). Writes bench/results/scale.md, which .planning/BENCHMARKS.md quotes.
  *
  * `-- --sizes=1000,5000` and `-- --systems=ours-default` for quick loops.
  */
 import { createServer } from 'node:http';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -216,9 +216,3 @@ if (pageScope.size) {
 const report = lines.join('\n');
 console.log(report);
 writeFileSync(join(ROOT, 'bench/results/scale.md'), `# Scale\n\n${report}\n`);
-// The "Scaling" section of BENCHMARKS.md is replaced up to the next section.
-const benchmarks = join(ROOT, '.planning/BENCHMARKS.md');
-const text = readFileSync(benchmarks, 'utf8');
-const section = /## Scaling\n[\s\S]*?(?=\n## )/;
-const replacement = `## Scaling\n\nFrom \`npm run bench:scale\` (bench/results/scale.md):\n\n${report}\n`;
-writeFileSync(benchmarks, section.test(text) ? text.replace(section, replacement) : `${text}\n${replacement}`);

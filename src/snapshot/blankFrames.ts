@@ -1,7 +1,7 @@
 /**
  * Frames that show nothing are left out of a capture. Playwright's ai-mode snapshot enters every frame in its
- * tree, and entering one first builds Playwright's helper script in that frame's document: some 20 ms of the
- * renderer's time each (2026-11-26, this machine), paid in turn, for an empty ad slot as for a form. A page with
+ * tree, and entering one first builds Playwright's helper script in that frame's document: tens of milliseconds
+ * of the renderer's time each, paid in turn, for an empty ad slot as for a form. A page with
  * a dozen empty ad slots and tracker frames of no size paid it a dozen times, and an empty frame's fallback
  * markup (the text inside `<iframe>`, which no browser shows) was read to the model as its content.
  *

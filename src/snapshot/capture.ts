@@ -8,89 +8,22 @@
 import type { Frame, Locator, Page } from 'playwright-core';
 import { HELD_KEY, leaving, readThroughNavigations } from './navigating.js';
 import { evaluateInPage } from '../inPage.js';
-import { collectPageFacts, releaseElements, type ElementFacts, type FactsArgs, type Overlay, type PageFacts, type PageMetrics } from './facts.js';
+import { collectPageFacts, releaseElements, type FactsArgs, type PageFacts } from './facts.js';
 import { CHANGES_KEY, ownChanges, readableFrameDocuments } from './changes.js';
 import { LISTENERS_KEY } from './listeners.js';
 import { stage } from '../stages.js';
 import { within } from '../within.js';
-import { chooseRegion, countedKinds, ownRoots, type RegionArgs, type RegionTallies } from './region.js';
-import { chooseMatches, chooseOpening, choosePortion, handElement, type MatchArgs, type OpeningArgs, type PortionArgs, type PortionRest } from './portion.js';
-import { hideLoadingFrames, labelFrames, type LoadingFrame } from './loadingFrames.js';
+import { chooseRegion, countedKinds, ownRoots, type RegionArgs } from './region.js';
+import { chooseMatches, chooseOpening, choosePortion, handElement, type MatchArgs, type OpeningArgs, type PortionArgs } from './portion.js';
+import { hideLoadingFrames, labelFrames } from './loadingFrames.js';
+import type { AriaNode, Capture } from './tree.js';
 import { hideBlankFrames, showBlankFrames, type BlankFramesArgs } from './blankFrames.js';
 import { editableKey, markEditables, markFrameEditables, otherSiteFrames, releaseEditables } from './editables.js';
 import { labelHostControls, releaseHostLabels } from './hostLabels.js';
 
-export type { ElementFacts, Overlay, PageMetrics } from './facts.js';
-export type { LoadingFrame } from './loadingFrames.js';
-
-export interface Box {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-
-/** One node of `page.ariaSnapshotJSON({ mode: 'ai', boxes: true })`. Strings are text runs. */
-export interface AriaNode {
-  role: string;
-  name?: string;
-  ref?: string;
-  box?: Box;
-  children?: Array<AriaNode | string>;
-  /** Text content, or the current value of a text field. */
-  text?: string;
-  url?: string;
-  level?: number;
-  checked?: boolean | 'mixed';
-  disabled?: boolean;
-  expanded?: boolean;
-  selected?: boolean;
-  pressed?: boolean | 'mixed';
-  /** The focused element. */
-  active?: boolean;
-  cursor?: string;
-}
-
-/** What a regional capture left out, counted in the page. */
-export interface CaptureRegion {
-  tallies: RegionTallies;
-  /** Subtrees captured. */
-  roots: number;
-  /** Elements in the whole document. */
-  elements: number;
-  /** Set when a portion of a large page was taken instead of the viewport band (portion.ts): what it left out. */
-  rest?: PortionRest;
-  /** The stretch of the page (page y, px) a portion holds all of; none for find and ref portions, which hold scattered parts. */
-  span?: [number, number];
-}
-
-export interface Capture {
-  url: string;
-  title: string;
-  tree: AriaNode[];
-  metrics: PageMetrics;
-  /** Facts about elements, keyed by box (facts.ts). */
-  fields: Map<string, ElementFacts>;
-  overlay?: Overlay;
-  /** Identifies the document: a new value means a navigation replaced the page and its refs. */
-  documentId: number;
-  /** A frame with controls did not answer for its facts: values inside frames are masked, as secrets could not be told apart. */
-  unreadFrames?: boolean;
-  /** Set when only the part of the page around the viewport was captured. */
-  region?: CaptureRegion;
-  /** Frames left out because their document had not begun to arrive (loadingFrames.ts). */
-  loadingFrames?: LoadingFrame[];
-  /** Frames captured as far as their parser had reached: their document was still arriving or held (loadingFrames.ts). */
-  partFrames?: LoadingFrame[];
-  /** The page kept replacing its document by itself (a reload loop), so its loading was stopped to read it. */
-  stoppedLoop?: boolean;
-}
+export type { AriaNode, Box, Capture, CaptureRegion, ElementFacts, LoadingFrame, Overlay, PageMetrics } from './tree.js';
 
 const CAPTURE_TIMEOUT_MS = 60_000;
-
-export function boxKey(box: Box): string {
-  return `${Math.round(box.x)},${Math.round(box.y)},${Math.round(box.width)},${Math.round(box.height)}`;
-}
 
 const MARKERS_KEY = 'mastra-browser-toolset.markers';
 

@@ -3,7 +3,7 @@
  * that lists them all; controls that read the same side by side share a line; an image repeating the name
  * beside it is left out. Nothing a control needs is dropped: every ref stays in the text.
  */
-import { Priority, type Line } from './lines.js';
+import { Priority, type Line } from './line.js';
 
 const REPEAT_KEEP = 5;
 const REPEAT_MIN = 9;

@@ -2,10 +2,10 @@
  * Controls: the one line written for an element the agent acts on: ref, role, name (or icon hint), value,
  * states and link target.
  */
-import { boxKey, type AriaNode, type ElementFacts } from './capture.js';
+import { boxKey, type AriaNode, type ElementFacts } from './tree.js';
 import { editableKey } from './editables.js';
 import { collectText, quote, shownWhole, truncate } from './text.js';
-import type { WalkContext } from './lines.js';
+import type { WalkContext } from './line.js';
 
 const VALUE_ROLES = new Set(['textbox', 'searchbox', 'spinbutton', 'slider']);
 const URL_LIMIT = 60;

@@ -2,9 +2,9 @@
  * Diff: what an action changed on the page, as the lines of the snapshot format that appeared (+),
  * changed (~) or disappeared (-). Unchanged elements keep their refs, so the model can go on acting.
  */
-import type { Capture } from './capture.js';
+import type { Capture, LoadingFrame } from './tree.js';
 import { pageLines, type PageLine } from './lines.js';
-import { framesToName, loadingFramesLine, type LoadingFrame } from './loadingFrames.js';
+import { framesToName, loadingFramesLine } from './loadingFrames.js';
 import { bandMargin, bandSpan } from './region.js';
 import { countTokens } from './tokens.js';
 

@@ -3,9 +3,10 @@
  * the page first, summarises long lists and keeps the text within its token budget.
  * The grammar is documented in docs/snapshot-format.md; keep the two in step.
  */
-import type { AriaNode, Capture } from './capture.js';
+import type { AriaNode, Capture } from './tree.js';
 import { repeatedLinkNames } from './controls.js';
-import { findSubtree, frameOffset, MODAL_ROLES, NAME_LIMIT, Priority, quote, rootContext, truncate, walk, type Line, type WalkContext } from './lines.js';
+import { Priority, type Line, type WalkContext } from './line.js';
+import { findSubtree, frameOffset, MODAL_ROLES, NAME_LIMIT, quote, rootContext, truncate, walk } from './lines.js';
 import { stageSync } from '../stages.js';
 import { sayOnce, summariseRepeats } from './compact.js';
 import { bandMargin } from './region.js';

@@ -1,21 +1,17 @@
 /**
  * Lines: walks a captured aria tree and turns each element worth showing into one line of the snapshot
- * format (docs/snapshot-format.md), with its position, priority and kind. How a control's line reads is
- * controls.ts's, a reacting element's reacting.ts's, a data table's table.ts's, text joining and limits
- * text.ts's; choosing which lines to show, and the budget, is format.ts's job.
+ * format (docs/snapshot-format.md), with its position, priority and kind (a line and the walk's context are
+ * line.ts's). How a control's line reads is controls.ts's, a reacting element's reacting.ts's, a data table's
+ * table.ts's, text joining and limits text.ts's; choosing which lines to show, and the budget, is format.ts's job.
  */
-import { type AriaNode, type Box, type Capture, type ElementFacts } from './capture.js';
+import type { AriaNode, Box, Capture } from './tree.js';
+import { LEAF_CONTROLS, placed, Priority, type Line, type WalkContext } from './line.js';
 import { controlLine, states } from './controls.js';
 import { cellLabel, cellRows, cellRun, ITEM_ROLES } from './parts.js';
 import { clickable, hasListedDescendant, ownFacts, part, wrapper } from './reacting.js';
 import { TABLE_ROLES, tableLines } from './table.js';
 import { collectText, isTextLeaf, joinPieces, NAME_LIMIT, quote, separator, shownWhole, TEXT_LIMIT, truncate, type Piece } from './text.js';
 
-/** Roles an agent acts on directly; their own children are not listed (their text is the name). */
-export const LEAF_CONTROLS = new Set([
-  'button', 'link', 'textbox', 'searchbox', 'combobox', 'checkbox', 'radio', 'switch', 'slider', 'spinbutton',
-  'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'gridcell', 'columnheader', 'rowheader', 'scrollbar',
-]);
 /** Interactive roles that hold other interactive elements: listed, then their children. */
 const COMPOSITE_CONTROLS = new Set(['treeitem', 'listbox']);
 /** Containers worth a header line so the model knows where a control sits. */
@@ -23,67 +19,6 @@ const SECTIONS = new Set([
   'dialog', 'alertdialog', 'iframe', 'navigation', 'form', 'search', 'menu', 'menubar', 'tablist', 'tree', 'table', 'grid', 'treegrid', 'banner', 'contentinfo', 'complementary', 'region',
 ]);
 export const MODAL_ROLES = new Set(['dialog', 'alertdialog']);
-/** Value of lines when the budget forces a cut: lower goes first. */
-export const Priority = { Text: 0, Section: 1, Heading: 2, Control: 3 } as const;
-export type Priority = (typeof Priority)[keyof typeof Priority];
-
-export interface Line {
-  text: string;
-  depth: number;
-  priority: Priority;
-  /** Role, for the "what was cut or is off screen" summaries. */
-  kind: string;
-  ref?: string;
-  /** Vertical extent in page coordinates (for viewport selection); undefined when unknown. */
-  top?: number;
-  bottom?: number;
-  left?: number;
-  right?: number;
-  /** Section headers are kept only when something inside them is kept. */
-  sectionEnd?: number;
-  /** A table's header row: kept whenever a row of its table is. */
-  header?: boolean;
-  /** The element's box in its own frame, to match facts collected in the page. */
-  boxKey?: string;
-  /** Ref of the nearest enclosing element that has one, for "expand with ref" hints. */
-  container?: string;
-}
-
-export interface WalkContext {
-  depth: number;
-  /** Offset from frame coordinates to page viewport coordinates. */
-  offsetX: number;
-  offsetY: number;
-  /** Inside an element listed as clickable: only controls and elements with handlers of their own get a line. */
-  inClickable: boolean;
-  /** Box key of the clickable being listed: a child with the same box does not take its facts again. */
-  claimed?: string;
-  /** Inside a clickable whose text is its name: list its controls, not its text again. */
-  controlsOnly?: boolean;
-  /** Inside a widget that serves its parts (a sortable list): each item with a ref is a target of its own (parts.ts). */
-  parts?: boolean;
-  /** Directly inside a list item: a nested list is indented (trees drawn with lists). */
-  inListItem?: boolean;
-  fields: Map<string, ElementFacts>;
-  /** Some frame did not answer for its facts (`Capture.unreadFrames`). */
-  unreadFrames?: boolean;
-  /** Inside an iframe whose facts may be missing (`Capture.unreadFrames`): a value without facts is masked. */
-  maskUnknownValues?: boolean;
-  /** Frame-local boxes are matched against field facts; main-frame and frame boxes share the map. */
-  pageUrl: URL | undefined;
-  newRefs?: Set<string>;
-  container?: string;
-  /**
-   * Which link targets to print. `all`: every one (subtrees, find). `useful`: where the name alone does not
-   * tell links apart (generic or repeated names). `none`: whole-page listings.
-   */
-  linkTargets?: 'all' | 'useful' | 'none';
-  /** Link names used by more than one link on the page. */
-  repeatedLinkNames?: Set<string>;
-  /** Characters of text and values shown before the rest is counted (Infinity in a `ref` snapshot). */
-  textLimit: number;
-  nameLimit: number;
-}
 
 export { quote, truncate, NAME_LIMIT };
 
@@ -103,18 +38,6 @@ function hasRefDescendant(node: AriaNode): boolean {
   }
   controlInside.set(node, found);
   return found;
-}
-
-/** Gives a new line its position; mutates the fresh object rather than copying it (hot path on big pages). */
-export function placed(line: Line, box: Box | undefined, ctx: WalkContext): Line {
-  line.container = ctx.container;
-  if (!box || (box.width === 0 && box.height === 0)) return line;
-  line.left = box.x + ctx.offsetX;
-  line.top = box.y + ctx.offsetY;
-  line.right = line.left + box.width;
-  line.bottom = line.top + box.height;
-  line.boxKey = `${Math.round(box.x)},${Math.round(box.y)},${Math.round(box.width)},${Math.round(box.height)}`;
-  return line;
 }
 
 /** Text worth a line: it has a letter or a digit (not a lone "|" or "·"). */
@@ -315,7 +238,7 @@ export function rootContext(capture: Capture): WalkContext {
   } catch {
     pageUrl = undefined;
   }
-  return { depth: 0, offsetX: 0, offsetY: 0, inClickable: false, fields: capture.fields, unreadFrames: capture.unreadFrames, pageUrl, textLimit: TEXT_LIMIT, nameLimit: NAME_LIMIT };
+  return { depth: 0, offsetX: 0, offsetY: 0, inClickable: false, fields: capture.fields, unreadFrames: capture.unreadFrames, pageUrl, textLimit: TEXT_LIMIT, nameLimit: NAME_LIMIT, walk };
 }
 
 /**

@@ -14,19 +14,9 @@
  */
 import type { Frame } from 'playwright-core';
 import { within } from '../within.js';
-import type { Box, PageMetrics } from './capture.js';
+import type { Box, LoadingFrame, PageMetrics } from './tree.js';
 import { boxInBand } from './region.js';
 import { NAME_LIMIT, quote, truncate } from './text.js';
-
-/** A frame the capture left out, as the snapshot names it. */
-export interface LoadingFrame {
-  /** Its element's label or title, as its accessible name would be; "" when it has none. */
-  name: string;
-  /** Where its document is asked from. */
-  host: string;
-  /** Its box in the page's viewport; unknown when it could not be read. */
-  box?: Box;
-}
 
 /** The frame element's style attribute before we hid it, and its `visibility` property. */
 interface Visibility {

@@ -4,7 +4,7 @@
  * target of its own. Cells of one size in rows are a grid (a month of days); items of a list-like role are a
  * list. This module only recognises them from the capture's roles and boxes; lines.ts writes them.
  */
-import type { AriaNode } from './capture.js';
+import type { AriaNode } from './tree.js';
 
 /** Roles of the items a list-like widget repeats. */
 export const ITEM_ROLES = new Set(['listitem', 'option', 'row', 'treeitem', 'tab', 'menuitem', 'article']);

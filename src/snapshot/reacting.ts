@@ -4,9 +4,9 @@
  * this module decides how they read: one line with a label, a card with its content below, or a wrapper
  * line naming both refs.
  */
-import { boxKey, type AriaNode, type ElementFacts } from './capture.js';
+import { boxKey, type AriaNode, type ElementFacts } from './tree.js';
 import { clickableLine, controlLine } from './controls.js';
-import { LEAF_CONTROLS, placed, Priority, walk, type Line, type WalkContext } from './lines.js';
+import { LEAF_CONTROLS, placed, Priority, type Line, type WalkContext } from './line.js';
 import { holdsParts } from './parts.js';
 import { collectText } from './text.js';
 
@@ -100,7 +100,7 @@ export function clickable(node: AriaNode, outer: WalkContext, out: Line[]): bool
   }
   out.push(placed({ text: clickableLine(node, kind, label, facts, ctx), depth: ctx.depth, priority: Priority.Control, kind, ref }, node.box, ctx));
   // A row that opens on click and holds its own buttons (a mail row and its trash icon): those, indented.
-  if (inside) walk(node.children ?? [], { ...ctx, depth: ctx.depth + 1, container: ref, inClickable: true, controlsOnly: true }, out, node.box);
+  if (inside) ctx.walk(node.children ?? [], { ...ctx, depth: ctx.depth + 1, container: ref, inClickable: true, controlsOnly: true }, out, node.box);
   return true;
 }
 
@@ -114,7 +114,7 @@ function header(node: AriaNode, kind: string, ctx: WalkContext, out: Line[]): vo
   const ref = node.ref!;
   const index = out.length;
   out.push(placed({ text: `${ref} ${kind}:`, depth: ctx.depth, priority: Priority.Control, kind, ref }, node.box, ctx));
-  walk(node.children ?? [], { ...ctx, depth: ctx.depth + 1, container: ref, inClickable: true }, out, node.box);
+  ctx.walk(node.children ?? [], { ...ctx, depth: ctx.depth + 1, container: ref, inClickable: true }, out, node.box);
   out[index]!.sectionEnd = out.length;
 }
 
@@ -131,7 +131,7 @@ export function part(node: AriaNode, outer: WalkContext, out: Line[]): boolean {
   const facts = ownFacts(node, ctx);
   const kind = facts?.clickable === 'drag' ? 'draggable' : 'clickable';
   out.push(placed({ text: clickableLine(node, kind, label, facts, ctx), depth: ctx.depth, priority: Priority.Control, kind, ref }, node.box, ctx));
-  if (inside) walk(node.children ?? [], { ...ctx, depth: ctx.depth + 1, container: ref, inClickable: true, controlsOnly: true }, out, node.box);
+  if (inside) ctx.walk(node.children ?? [], { ...ctx, depth: ctx.depth + 1, container: ref, inClickable: true, controlsOnly: true }, out, node.box);
   return true;
 }
 
@@ -143,7 +143,7 @@ export function part(node: AriaNode, outer: WalkContext, out: Line[]): boolean {
  */
 export function wrapper(node: AriaNode, kind: string, ctx: WalkContext, out: Line[], onlyOne = false): boolean {
   const inner: Line[] = [];
-  walk(node.children ?? [], { ...ctx, container: node.ref, claimed: node.box && boxKey(node.box) }, inner, node.box);
+  ctx.walk(node.children ?? [], { ...ctx, container: node.ref, claimed: node.box && boxKey(node.box) }, inner, node.box);
   const prefix = `${node.ref} ${kind}`;
   const append = (lines: Line[], deeper: number) => {
     const offset = out.length;

@@ -4,9 +4,9 @@
  * as in its own line (`e16 button "Buy"`); a cell or row that reacts to clicks starts with its ref. A table
  * whose cells hold structure (lists, headings, nested tables: a layout table) is walked like any container.
  */
-import type { AriaNode } from './capture.js';
+import type { AriaNode } from './tree.js';
 import { clickableLine, controlLine, factsOf, states } from './controls.js';
-import { Priority, LEAF_CONTROLS, placed, type Line, type WalkContext } from './lines.js';
+import { Priority, LEAF_CONTROLS, placed, type Line, type WalkContext } from './line.js';
 import { collectText, quote, shownWhole } from './text.js';
 
 export const TABLE_ROLES = new Set(['table', 'grid', 'treegrid']);

@@ -4,7 +4,7 @@
  * on one row (a word set letter by letter in inline-block spans, the columns of a mail row) are joined as the
  * eye reads them.
  */
-import type { AriaNode, Box } from './capture.js';
+import type { AriaNode, Box } from './tree.js';
 
 /** Characters of a text line, field value or name shown before the rest is left to a `ref` snapshot. */
 export const TEXT_LIMIT = 400;

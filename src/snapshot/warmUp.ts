@@ -1,6 +1,6 @@
 /**
  * Warm-up: Playwright builds its in-page helper (selector engines, the aria snapshot) once per document and
- * frame, in a script world of its own. That is some 50 to 100 ms of script compilation each, which the first
+ * frame, in a script world of its own. That is tens of milliseconds of script compilation each, which the first
  * capture of a document would otherwise wait for, once for the page and once more for every iframe it
  * descends into (an ad, a video player, an embedded form). Building the helpers as soon as each document is
  * parsed overlaps that work with the rest of the page's loading, and the capture then finds them ready.
@@ -8,7 +8,7 @@
  * Only documents a default snapshot would capture are warmed: the tab's own, and frames on or near the screen
  * (the same band region.ts captures). Frames elsewhere on the page are left to the snapshot that reaches them.
  * Nor while one of our calls runs: its own capture follows the document at once (navigate, an action that
- * navigates), and a warm-up racing it only adds work (measured: navigate 10 to 40% slower on small pages).
+ * navigates), and a warm-up racing it only adds work (navigate is slower with it on small pages).
  * What is left is a document that arrives between calls: a redirect by script or meta refresh, a navigation
  * that commits after its click returned, a page the agent comes back to later. (During a call, the load policy
  * builds them while the page waits on the network, when the renderer is idle anyway: session/loading.ts.)

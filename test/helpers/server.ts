@@ -187,12 +187,15 @@ const MISBEHAVING: Record<string, (url: URL, res: ServerResponse, events: string
       `${[1, 2, 3, 4, 5, 6].map((n) => `<link rel="stylesheet" href="/never?sheet=${n}">`).join('')}<script src="/slow-asset.js?ms=0&what=title"></script><h1>After the script</h1><button onclick="this.textContent = 'Bought'">Buy</button>`,
     ),
   // The same six sheets, the last four sent a moment after the first two: the document arrives in two parts, and the
-  // script the parser then waits on comes after them.
-  '/stuck-sheets-in-two-parts': async (_, res) => {
+  // script the parser then waits on comes after them. With ?key, the server's events name each load (`page=key`).
+  '/stuck-sheets-in-two-parts': async (url, res, events) => {
+    const key = url.searchParams.get('key');
+    if (key) events.push(`page=${key}`);
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.write(`<!doctype html><title>Stuck sheets</title>${[1, 2].map((n) => `<link rel="stylesheet" href="/never?sheet=${n}">`).join('')}`);
+    const sheet = (n: number) => `<link rel="stylesheet" href="/never?sheet=${n}${key ? `&key=${encodeURIComponent(key)}` : ''}">`;
+    res.write(`<!doctype html><title>Stuck sheets</title>${[1, 2].map(sheet).join('')}`);
     await delay(300);
-    res.end(`${[3, 4, 5, 6].map((n) => `<link rel="stylesheet" href="/never?sheet=${n}">`).join('')}<script src="/slow-asset.js?ms=0&what=title"></script><h1>After the script</h1><button>Buy</button>`);
+    res.end(`${[3, 4, 5, 6].map(sheet).join('')}<script src="/slow-asset.js?ms=0&what=title"></script><h1>After the script</h1><button>Buy</button>`);
   },
   // Scripts a combo loader serves from one path: two of them (an ad's, a tracker's) never answer; the page's own,
   // after them, adds a button.
@@ -499,7 +502,11 @@ export async function startServer(): Promise<TestServer> {
       res.writeHead(200, { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="report.csv"' }).end('month,sales\njan,10\nfeb,12\n');
       return;
     }
-    if (path === '/never' || path === '/no-answer') return; // a subresource, or a whole page, that never answers
+    // A subresource, or a whole page, that never answers. With ?key, the server's events name each time it was asked for.
+    if (path === '/never' || path === '/no-answer') {
+      if (url.searchParams.has('key')) events.push(`asked=${url.search.slice(1)}`);
+      return;
+    }
     const misbehaving = MISBEHAVING[path];
     if (misbehaving) return misbehaving(url, res, events);
     if (path === '/missing') {

@@ -4,8 +4,8 @@
  * and month/year selects. The date field is read-only: the date must be picked.
  */
 import { MONTHS, type Rng } from '../random.js';
-import type { TaskDef } from '../types.js';
-import { js, shell } from './shell.js';
+import type { Category, TaskDef } from '../types.js';
+import { js, shell, type ShellOptions } from './shell.js';
 
 export interface DateSpec {
   /** The month shown when the picker opens (0-based month). */
@@ -23,6 +23,27 @@ export function generateDate(rng: Rng, maxOffset: number): DateSpec {
 
 function instruction(spec: DateSpec): string {
   return `Pick ${MONTHS[spec.target.month]} ${spec.target.day}, ${spec.target.year} in the date picker and press Submit.`;
+}
+
+/** What a date task's page adds to the shell: its field, the picker and the picker's logic. */
+export type DatePage = Pick<ShellOptions, 'body' | 'style' | 'script'>;
+
+/**
+ * A date-picking task, built or real: the target month up to `maxOffset` months from the one the picker opens
+ * on (3 by default), and the title, instruction and policy every date picker shares.
+ */
+export function datePickerTask(
+  { id, category, summary, maxOffset = 3 }: { id: string; category: Category; summary: string; maxOffset?: number },
+  page: (spec: DateSpec) => DatePage,
+): TaskDef<DateSpec> {
+  return {
+    id,
+    category,
+    policy: 'datepicker',
+    summary,
+    generate: (rng) => generateDate(rng, maxOffset),
+    render: (spec, { episode }) => shell({ title: 'Choose a date', episode, instruction: instruction(spec), ...page(spec) }),
+  };
 }
 
 /** Page logic shared by the builds: state, formatting and the Submit check; each build supplies `draw()`. */
@@ -54,22 +75,14 @@ const jqueryStyle = `
 .ui-datepicker-calendar td a { display: block; text-align: right; padding: 2px; text-decoration: none; color: #000; }
 `;
 
-const jqueryUi: TaskDef<DateSpec> = {
-  id: 'datepicker-jqueryui',
-  category: 'date pickers',
-  policy: 'datepicker',
-  summary: 'jQuery-UI-like: arrows are href-less anchors with a title, text hidden by text-indent, one delegated listener',
-  generate: (rng) => generateDate(rng, 3),
-  render: (spec, { episode }) =>
-    shell({
-      title: 'Choose a date',
-      episode,
-      instruction: instruction(spec),
-      body: FIELD,
-      style: jqueryStyle,
-      script: pickerScript(
-        spec,
-        `function draw() {
+const jqueryUi = datePickerTask(
+  { id: 'datepicker-jqueryui', category: 'date pickers', summary: 'jQuery-UI-like: arrows are href-less anchors with a title, text hidden by text-indent, one delegated listener' },
+  (spec) => ({
+    body: FIELD,
+    style: jqueryStyle,
+    script: pickerScript(
+      spec,
+      `function draw() {
   const first = new Date(shown.year, shown.month, 1).getDay();
   let cells = '';
   for (let i = 0; i < first; i++) cells += '<td></td>';
@@ -92,29 +105,21 @@ $('#picker').addEventListener('click', (event) => {
   else if (target.dataset.handler === 'next') move(1);
   else pick(Number(target.dataset.day));
 });`,
-      ),
-    }),
-};
+    ),
+  }),
+);
 
-const iconButtons: TaskDef<DateSpec> = {
-  id: 'datepicker-icons',
-  category: 'date pickers',
-  policy: 'datepicker',
-  summary: 'arrow buttons with aria-label and an SVG; day cells are plain <td>s with their own click listeners',
-  generate: (rng) => generateDate(rng, 3),
-  render: (spec, { episode }) =>
-    shell({
-      title: 'Choose a date',
-      episode,
-      instruction: instruction(spec),
-      body: FIELD,
-      style: `#picker { border: 1px solid #aaa; width: 240px; padding: 6px; }
+const iconButtons = datePickerTask(
+  { id: 'datepicker-icons', category: 'date pickers', summary: 'arrow buttons with aria-label and an SVG; day cells are plain <td>s with their own click listeners' },
+  (spec) => ({
+    body: FIELD,
+    style: `#picker { border: 1px solid #aaa; width: 240px; padding: 6px; }
 .bar { display: flex; justify-content: space-between; align-items: center; }
 .bar button { border: none; background: none; padding: 2px; }
 .days td { text-align: center; padding: 3px; }`,
-      script: pickerScript(
-        spec,
-        `const arrow = (d) => '<svg width="14" height="14" viewBox="0 0 14 14"><path d="' + d + '" stroke="#333" fill="none"/></svg>';
+    script: pickerScript(
+      spec,
+      `const arrow = (d) => '<svg width="14" height="14" viewBox="0 0 14 14"><path d="' + d + '" stroke="#333" fill="none"/></svg>';
 function draw() {
   const first = new Date(shown.year, shown.month, 1).getDay();
   let cells = '';
@@ -131,26 +136,18 @@ function draw() {
   $('#picker .next').addEventListener('click', () => move(1));
   $$('#picker td.day').forEach((td) => td.addEventListener('click', () => pick(Number(td.dataset.day))));
 }`,
-      ),
-    }),
-};
+    ),
+  }),
+);
 
-const selects: TaskDef<DateSpec> = {
-  id: 'datepicker-selects',
-  category: 'date pickers',
-  policy: 'datepicker',
-  summary: 'month and year as unlabelled selects (short month names), days as links',
-  generate: (rng) => generateDate(rng, 14),
-  render: (spec, { episode }) =>
-    shell({
-      title: 'Choose a date',
-      episode,
-      instruction: instruction(spec),
-      body: FIELD,
-      style: jqueryStyle,
-      script: pickerScript(
-        spec,
-        `function draw() {
+const selects = datePickerTask(
+  { id: 'datepicker-selects', category: 'date pickers', summary: 'month and year as unlabelled selects (short month names), days as links', maxOffset: 14 },
+  (spec) => ({
+    body: FIELD,
+    style: jqueryStyle,
+    script: pickerScript(
+      spec,
+      `function draw() {
   const first = new Date(shown.year, shown.month, 1).getDay();
   let cells = '';
   for (let i = 0; i < first; i++) cells += '<td></td>';
@@ -168,8 +165,8 @@ const selects: TaskDef<DateSpec> = {
   $('#picker .year').addEventListener('change', (e) => { shown.year = Number(e.target.value); draw(); });
   $$('#picker a[data-day]').forEach((a) => a.addEventListener('click', (e) => { e.preventDefault(); pick(Number(a.dataset.day)); }));
 }`,
-      ),
-    }),
-};
+    ),
+  }),
+);
 
 export const DATEPICKER_TASKS: TaskDef[] = [jqueryUi, iconButtons, selects];

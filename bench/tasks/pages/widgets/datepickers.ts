@@ -5,13 +5,9 @@
  */
 import { MONTHS } from '../../random.js';
 import type { TaskDef } from '../../types.js';
-import { generateDate, type DateSpec } from '../datepickers.js';
-import { js, shell } from '../shell.js';
+import { datePickerTask, type DateSpec } from '../datepickers.js';
+import { js } from '../shell.js';
 import { css, script } from './assets.js';
-
-function instruction(spec: DateSpec): string {
-  return `Pick ${MONTHS[spec.target.month]} ${spec.target.day}, ${spec.target.year} in the date picker and press Submit.`;
-}
 
 /** Submit sits beside the field: pickers that stay open after a pick (autohide off by default) open below it. */
 const FIELD = `<label for="date">Date</label><input id="date" autocomplete="off" placeholder="mm/dd/yyyy"> <button id="go">Submit</button>`;
@@ -21,19 +17,9 @@ const FIELD = `<label for="date">Date</label><input id="date" autocomplete="off"
  * opens on) and defines `chosen()`, the library's selected Date or null.
  */
 function pickerPage(id: string, summary: string, assets: string, setup: string): TaskDef<DateSpec> {
-  return {
-    id,
-    category: 'date pickers (real)',
-    policy: 'datepicker',
-    summary,
-    generate: (rng) => generateDate(rng, 3),
-    render: (spec, { episode }) =>
-      shell({
-        title: 'Choose a date',
-        episode,
-        instruction: instruction(spec),
-        body: `${assets}\n${FIELD}`,
-        script: `
+  return datePickerTask({ id, category: 'date pickers (real)', summary }, (spec) => ({
+    body: `${assets}\n${FIELD}`,
+    script: `
 const START = new Date(${spec.start.year}, ${spec.start.month}, 15);
 const TARGET = ${js(spec.target)};
 ${setup}
@@ -42,8 +28,7 @@ $('#go').addEventListener('click', () => {
   const ok = !!date && date.getFullYear() === TARGET.year && date.getMonth() === TARGET.month && date.getDate() === TARGET.day;
   report(ok, 'picked ' + (date ? date.toDateString() : 'nothing'));
 });`,
-      }),
-  };
+  }));
 }
 
 const flatpickrTask = pickerPage(

@@ -1,11 +1,24 @@
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ChromiumChoice } from './browser/find.js';
-import type { SettlePolicy } from './session/loading.js';
-import type { StorageState } from './session/session.js';
+import type { BrowserContext } from 'playwright-core';
 import { BrowserToolError } from './errors.js';
 import { DirectoryStore } from './store/directory.js';
 import type { SessionStore } from './store/types.js';
+
+/** Cookies and local storage of a browser context, as Playwright saves and loads them. */
+export type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
+
+/** When the load policy counts a page as settled (loading/settle.ts). */
+export interface SettlePolicy {
+  /**
+   * The page counts as settled once no request that shapes it started or ended for this long (some may never
+   * answer), or for a tenth of it when all of them have been answered.
+   */
+  quietMs: number;
+  /** And at the latest this long after its document was parsed. */
+  maxMs: number;
+}
 
 /** The environment variable read for `sessionStoreKey` when the config does not give one. */
 export const STORE_KEY_ENV = 'MASTRA_BROWSER_STORE_KEY';

@@ -16,16 +16,9 @@ import { Refusals } from './refusals.js';
 import { hostOf } from './sites.js';
 import { removeSheetLinks, stopLoading } from './unstick.js';
 import type { Traffic } from './traffic.js';
+import type { SettlePolicy } from '../config.js';
 
-export interface SettlePolicy {
-  /**
-   * The page counts as settled once no request that shapes it started or ended for this long (some may never
-   * answer), or for a tenth of it when all of them have been answered.
-   */
-  quietMs: number;
-  /** And at the latest this long after its document was parsed. */
-  maxMs: number;
-}
+export type { SettlePolicy };
 
 export interface Settled<T = never> {
   /** False when the document itself was still arriving at the deadline (a page streamed for ever). */

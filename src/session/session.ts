@@ -9,7 +9,7 @@
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { SharedBrowser } from '../browser/shared.js';
-import type { ResolvedConfig } from '../config.js';
+import type { ResolvedConfig, StorageState } from '../config.js';
 import type { Slots } from './slots.js';
 import { BrowserToolError, toBrowserToolError } from '../errors.js';
 import { RefManager } from '../refs.js';
@@ -26,8 +26,6 @@ export interface ActivePage {
   /** Things the model must know before trusting its previous state, e.g. "the browser was restarted". */
   notices: string[];
 }
-
-export type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
 
 export interface SessionOptions {
   /** Cookies and local storage to start with (Playwright's storage state, or a path to one). */

@@ -23,9 +23,9 @@ import {
 import type { InputProcessor, InputProcessorOrWorkflow } from '@mastra/core/processors';
 import type { Page } from 'playwright-core';
 import type { BrowserToolsetConfig } from '../config.js';
-import { Deadline } from '../session/deadline.js';
-import { isBetweenPages } from '../session/freshFrame.js';
-import { loadPage } from '../session/loadPage.js';
+import { Deadline } from '../deadline.js';
+import { isBetweenPages } from '../loading/browsingInstance.js';
+import { loadPage } from '../loading/open.js';
 import type { BrowserSession } from '../session/session.js';
 import { titleWithin } from '../session/tabs.js';
 import { BrowserToolset, type BrowserTools } from '../toolset.js';

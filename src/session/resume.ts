@@ -8,8 +8,8 @@ import type { ResolvedConfig } from '../config.js';
 import { toBrowserToolError } from '../errors.js';
 import type { RefManager } from '../refs.js';
 import type { SavedSession } from '../store/types.js';
-import type { Deadline } from './deadline.js';
-import { loadPage } from './loadPage.js';
+import type { Deadline } from '../deadline.js';
+import { loadPage } from '../loading/open.js';
 import { NOT_RESPONDING, type Tabs } from './tabs.js';
 
 /** How long saving may read the session before giving up (a hung tab answers nothing): the next save tries again. */

@@ -16,9 +16,9 @@ import { RefManager } from '../refs.js';
 import { LISTENERS_INIT_SCRIPT } from '../snapshot/listeners.js';
 import type { SavedSession } from '../store/types.js';
 import { installAllowlist } from './allowlist.js';
-import { Deadline } from './deadline.js';
+import { Deadline } from '../deadline.js';
 import { readSaveable, reopenTabs, type Reopen } from './resume.js';
-import { responds, stopLoading } from './unstick.js';
+import { responds, stopLoading } from '../loading/unstick.js';
 import { Tabs } from './tabs.js';
 
 export interface ActivePage {

@@ -7,10 +7,10 @@ import type { BrowserContext, Page } from 'playwright-core';
 import type { ResolvedConfig } from '../config.js';
 import { BrowserToolError } from '../errors.js';
 import { warmUpCaptures } from '../snapshot/warmUp.js';
-import { answers, closeQuickly, stopLoading } from './unstick.js';
-import { schemefulSiteOf } from './sites.js';
-import { unholdFrames } from './heldFrames.js';
-import { PageEvents } from './pageEvents.js';
+import { answers, closeQuickly, stopLoading } from '../loading/unstick.js';
+import { schemefulSiteOf } from '../loading/sites.js';
+import { unholdFrames } from '../loading/frameRelease.js';
+import { PageEvents } from './tab.js';
 
 /** How long a tab may take to tell its title before the list calls it not responding (a hung page tells nothing). */
 const TITLE_MS = 2_000;

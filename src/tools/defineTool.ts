@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { ResolvedConfig } from '../config.js';
 import { BrowserToolError, ERROR_CODES, toBrowserToolError } from '../errors.js';
 import type { RefManager } from '../refs.js';
-import type { Deadline } from '../session/deadline.js';
+import type { Deadline } from '../deadline.js';
 import type { SessionRegistry } from '../session/registry.js';
 import type { BrowserSession } from '../session/session.js';
 import { toModelText, type ResultLike } from './modelText.js';

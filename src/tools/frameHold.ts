@@ -9,9 +9,9 @@
 import type { Frame, Locator } from 'playwright-core';
 import { BrowserToolError } from '../errors.js';
 import type { ResolvedRef } from '../refs.js';
-import { sleep } from '../session/deadline.js';
-import { heldBySheet, leftHeldBecause, parsedWithin, sheetsOnTheirWayInFrames } from '../session/heldFrames.js';
-import { hostOf } from '../session/sites.js';
+import { sleep } from '../deadline.js';
+import { heldBySheet, leftHeldBecause, parsedWithin, sheetsOnTheirWayInFrames } from '../loading/frameRelease.js';
+import { hostOf } from '../loading/sites.js';
 import type { CallContext } from './defineTool.js';
 
 /** How often a held frame is looked at again (each look costs up to a second more while it is held). */

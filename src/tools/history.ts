@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { historyTarget, moveInHistory } from '../session/freshFrame.js';
-import { HUNG_ANSWER_MS } from '../session/loadPage.js';
-import { answers, stopLoading } from '../session/unstick.js';
+import { historyTarget, moveInHistory } from '../loading/browsingInstance.js';
+import { HUNG_ANSWER_MS } from '../loading/open.js';
+import { answers, stopLoading } from '../loading/unstick.js';
 import type { CallContext } from './defineTool.js';
 import { defineBrowserTool } from './defineTool.js';
 import { alsoHungNotice } from '../session/tabs.js';

@@ -6,10 +6,10 @@
 import type { Frame, Page, Request } from 'playwright-core';
 import { z } from 'zod';
 import { BrowserToolError, toBrowserToolError } from '../errors.js';
-import { sleep } from '../session/deadline.js';
-import { settle, settleAction } from '../session/loading.js';
-import { DOWNLOAD_EVENT_WAIT_MS } from '../session/pageEvents.js';
-import { stopLoading, unbornTabs } from '../session/unstick.js';
+import { sleep } from '../deadline.js';
+import { settle, settleAction } from '../loading/settle.js';
+import { DOWNLOAD_EVENT_WAIT_MS } from '../session/tab.js';
+import { stopLoading, unbornTabs } from '../loading/unstick.js';
 import { currentDocumentId, type Capture } from '../snapshot/capture.js';
 import { diffCaptures } from '../snapshot/diff.js';
 import { stageSync } from '../stages.js';

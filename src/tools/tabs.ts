@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { BrowserToolError } from '../errors.js';
 import { normalizeUrl } from './navigate.js';
-import { loadPage } from '../session/loadPage.js';
+import { loadPage } from '../loading/open.js';
 import { NOT_RESPONDING } from '../session/tabs.js';
 import { defineBrowserTool } from './defineTool.js';
 import { loadingSchema } from './observe.js';

@@ -11,7 +11,7 @@
  * serves many of a page's scripts from one path.
  */
 import type { CDPSession, Page, Request } from 'playwright-core';
-import type { Deadline } from './deadline.js';
+import type { Deadline } from '../deadline.js';
 import { stopLoading } from './unstick.js';
 
 /**

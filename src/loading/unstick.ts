@@ -4,7 +4,7 @@
  * but whose page never came.
  */
 import type { Frame, Page, Request } from 'playwright-core';
-import { sleep } from './deadline.js';
+import { sleep } from '../deadline.js';
 
 /** True when the tab runs a trivial script within `ms`: a hung renderer (an endless loop) does not. */
 export async function responds(page: Page, ms: number): Promise<boolean> {

@@ -4,7 +4,7 @@
  * holds a call past its deadline. Work cut off this way goes on in the background; the session checks the
  * tab before its next call (see BrowserSession.recover).
  */
-import { BrowserToolError } from '../errors.js';
+import { BrowserToolError } from './errors.js';
 
 /** Time kept back at the end of a call to take a snapshot of the page as it stands and to answer. */
 const ANSWER_RESERVE_MS = 1_500;

@@ -18,7 +18,7 @@
  */
 import type { Page, Response } from 'playwright-core';
 import { stage } from '../stages.js';
-import type { Deadline } from './deadline.js';
+import type { Deadline } from '../deadline.js';
 import { schemefulSiteOf } from './sites.js';
 import { stopLoading } from './unstick.js';
 import { within } from '../within.js';

@@ -7,8 +7,8 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Dialog, Download, Page } from 'playwright-core';
-import { FrameAge } from './freshFrame.js';
-import { Traffic } from './traffic.js';
+import { FrameAge } from '../loading/browsingInstance.js';
+import { Traffic } from '../loading/traffic.js';
 
 export type DialogPolicy = 'ask' | 'accept' | 'dismiss';
 

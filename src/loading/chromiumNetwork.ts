@@ -15,7 +15,7 @@
  * All are keyed by URL: the latest request to a URL is the one known.
  */
 import type { Page } from 'playwright-core';
-import { sleep } from './deadline.js';
+import { sleep } from '../deadline.js';
 import { originOf } from './sites.js';
 
 interface StackTrace {

@@ -8,9 +8,9 @@ import type { Page, Request, Response } from 'playwright-core';
 import type { ResolvedConfig } from '../config.js';
 import { BrowserToolError, toBrowserToolError } from '../errors.js';
 import { stage } from '../stages.js';
-import { sleep, type Deadline } from './deadline.js';
-import { settle, type EarlySnapshot, type Settled } from './loading.js';
-import type { PageEvents } from './pageEvents.js';
+import { sleep, type Deadline } from '../deadline.js';
+import { settle, type EarlySnapshot, type Settled } from './settle.js';
+import type { PageEvents } from '../session/tab.js';
 import { isMainFrame } from '../snapshot/navigating.js';
 import { answers, stopLoading } from './unstick.js';
 

@@ -9,7 +9,7 @@
  */
 import type { Page, Request } from 'playwright-core';
 import { warmCapture } from '../snapshot/warmUp.js';
-import { sleep, type Deadline } from './deadline.js';
+import { sleep, type Deadline } from '../deadline.js';
 import type { Traffic } from './traffic.js';
 
 /** How long no request has started or ended before a parser held by a script or style sheet counts as waiting on it. */

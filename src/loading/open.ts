@@ -10,9 +10,10 @@ import { BrowserToolError, toBrowserToolError } from '../errors.js';
 import { stage } from '../stages.js';
 import { sleep, type Deadline } from '../deadline.js';
 import { settle, type EarlySnapshot, type Settled } from './settle.js';
-import type { PageEvents } from '../session/tab.js';
+import type { InstanceAge } from './browsingInstance.js';
+import type { Traffic } from './traffic.js';
 import { isMainFrame } from '../snapshot/navigating.js';
-import { answers, stopLoading } from './unstick.js';
+import { rendererAnswers, stopLoading } from './unstick.js';
 
 export type WaitUntil = 'load' | 'domcontentloaded' | 'networkidle' | 'commit';
 
@@ -28,7 +29,7 @@ export interface Loaded<T = never> extends Settled<T> {
 export async function loadPage<T = never>(
   page: Page,
   url: string,
-  { traffic, frameAge }: Pick<PageEvents, 'traffic' | 'frameAge'>,
+  { traffic, instanceAge }: { traffic: Traffic; instanceAge: InstanceAge },
   deadline: Deadline,
   config: Pick<ResolvedConfig, 'settle'>,
   waitUntil?: WaitUntil,
@@ -39,7 +40,7 @@ export async function loadPage<T = never>(
   // A navigation an earlier call left pending (a page's own redirect, a document still arriving) would cut this one short.
   // So would the page's requests holding every connection to the server (hanging polls): ours would wait behind them.
   if (traffic.documentPending() || traffic.waits.holdsAllConnections(url)) await stage('load: stop previous', () => stopLoading(page));
-  await frameAge.renewBefore(url, deadline);
+  await instanceAge.renewBefore(url, deadline);
   // A new tab's first load: what Chromium says of its requests is heard from the start (a round trip, once per tab).
   await traffic.listening();
   for (let attempt = 0; ; attempt++) {
@@ -63,7 +64,7 @@ export async function loadPage<T = never>(
       // Other failures are the caller's to tell apart (an error page, a download, an empty answer) and undo.
       if (mapped.code !== 'timeout') throw error;
       await stopLoading(page);
-      const kept = await frameAge.backOverRenewal(deadline);
+      const kept = await instanceAge.backOverRenewal(deadline);
       const what = waitUntil && waitUntil !== 'commit' ? `did not reach "${waitUntil}"` : 'did not send its page';
       throw new BrowserToolError('timeout', `${url} ${what} within ${Math.round(timeout / 1000)} s; the load was stopped.`, {
         hint:
@@ -109,7 +110,7 @@ async function unlessHung(page: Page, url: string, going: Promise<Response | nul
   const check = async () => {
     while (!arrived && !own.hasPage()) await sleep(100);
     await sleep(Math.min(HUNG_CHECK_MS, deadline.forStep() / 3));
-    if (arrived || (await answers(page, Math.min(HUNG_ANSWER_MS, deadline.forStep() / 3))) || arrived) return going;
+    if (arrived || (await rendererAnswers(page, Math.min(HUNG_ANSWER_MS, deadline.forStep() / 3))) || arrived) return going;
     throw new TabHung(url);
   };
   return Promise.race([going, check()]);

@@ -11,7 +11,7 @@ import { frameInView } from '../snapshot/frameInView.js';
 import { holdIfLooping, markHeld, type Loop } from '../snapshot/navigating.js';
 import { stage, stageSync } from '../stages.js';
 import { sleep, type Deadline } from '../deadline.js';
-import { blockingStuck, builtOrBlocked, dueAlongside, overdueSinceAsked, warmUpWhileWaiting } from './untilBuilt.js';
+import { blockingStuck, untilBuiltOrBlocked, reachingCapAlongside, overdueSinceRequested, warmUpWhileWaiting } from './untilBuilt.js';
 import { Refusals } from './refusals.js';
 import { hostOf } from './sites.js';
 import { removeSheetLinks, stopLoading } from './unstick.js';
@@ -84,7 +84,7 @@ async function settleRefusing<T>(page: Page, traffic: Traffic, deadline: Deadlin
   // Another form of an address already given up on (a cache-busting query) is refused too, but is one request to the model.
   const newForms = new Set<string>();
   for (;;) {
-    const outcome = await stage('load: until parsed', () => builtOrBlocked(page, traffic, deadline, policy.quietMs, giveUpMs, loop.stopped, refusals.refusedBefore)).finally(() => warmUp?.stop());
+    const outcome = await stage('load: until parsed', () => untilBuiltOrBlocked(page, traffic, deadline, policy.quietMs, giveUpMs, loop.stopped, refusals.refusedBefore)).finally(() => warmUp?.stop());
     if (page.isClosed()) return { parsed: true };
     if (outcome === 'late') return { parsed: false, loading: describeLoading(traffic, 'its document is still arriving') };
     if (outcome === 'built') break;
@@ -102,8 +102,8 @@ async function settleRefusing<T>(page: Page, traffic: Traffic, deadline: Deadlin
       continue;
     }
     if ((refusals.reloads === 0 || (refusals.reloads < MAX_RELOADS && deadline.forStep() > 2 * giveUpMs)) && traffic.documentMethod() === 'GET' && !loop.held()) {
-      for (const request of overdueSinceAsked(traffic, giveUpMs)) givenUp.set(request.url(), request);
-      for (const request of await dueAlongside(traffic, giveUpMs, new Set(givenUp.keys()), deadline)) givenUp.set(request.url(), request);
+      for (const request of overdueSinceRequested(traffic, giveUpMs)) givenUp.set(request.url(), request);
+      for (const request of await reachingCapAlongside(traffic, giveUpMs, new Set(givenUp.keys()), deadline)) givenUp.set(request.url(), request);
       loop.ownLoad();
       await stage('load: again, refusing', () => refusals.reload(page, [...givenUp.keys()], deadline));
       continue;

@@ -5,26 +5,27 @@
  */
 import type { Frame, Page, Request } from 'playwright-core';
 import { sleep } from '../deadline.js';
+import { within } from '../within.js';
 
 /** True when the tab runs a trivial script within `ms`: a hung renderer (an endless loop) does not. */
-export async function responds(page: Page, ms: number): Promise<boolean> {
-  const answer = page.evaluate('1').then(
+export async function runsScript(page: Page, ms: number): Promise<boolean> {
+  const ran = page.evaluate('1').then(
     () => true,
     () => false,
   );
-  return Promise.race([answer, sleep(ms).then(() => false)]);
+  return (await within(ran, ms)) ?? false;
 }
 
 /**
- * True when the tab gives any answer to a trivial script within `ms`, a failure included: a document being
- * replaced as it is asked answers with one, and only a hung renderer says nothing at all.
+ * True when the tab's renderer gives any answer to a trivial script within `ms`, a failure included (unlike
+ * `runsScript`): a document being replaced as it is asked answers with one, and only a hung renderer says nothing.
  */
-export async function answers(page: Page, ms: number): Promise<boolean> {
-  const answer = page.evaluate('1').then(
+export async function rendererAnswers(page: Page, ms: number): Promise<boolean> {
+  const answered = page.evaluate('1').then(
     () => true,
     () => true,
   );
-  return Promise.race([answer, sleep(ms).then(() => false)]);
+  return (await within(answered, ms)) ?? false;
 }
 
 /** Stops a load in progress (Chromium's stop button). A tab wedged by a load answers again at once. */

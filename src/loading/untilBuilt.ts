@@ -24,7 +24,7 @@ const PARSER_WAITING_MS = 10;
  * so does another form of an address an earlier load gave up on (`refusedBefore`, refusals.ts).
  * A held page whose next load was refused (`stopped`) counts as built: its document will not be parsed further.
  */
-export async function builtOrBlocked(
+export async function untilBuiltOrBlocked(
   page: Page,
   traffic: Traffic,
   deadline: Deadline,
@@ -131,14 +131,14 @@ export function blockingStuck(traffic: Traffic, giveUpMs: number, refusedBefore:
  * `async` one would hold the next load's settling instead). Refused with those given up on, they do not cost a
  * load, or a wait, of their own (a script held back behind the head's style sheet, and then stuck).
  */
-export function overdueSinceAsked(traffic: Traffic, giveUpMs: number): Request[] {
+export function overdueSinceRequested(traffic: Traffic, giveUpMs: number): Request[] {
   const kinds = new Set(['script', 'stylesheet']);
   return traffic.pendingRequests().filter((request) => kinds.has(request.resourceType()) && !traffic.waits.notSent(request) && traffic.waits.pendingFor(request) >= giveUpMs);
 }
 
 /**
  * How far short of the cap a script or style sheet still out may be, when others are given up on, for the page to
- * be loaded again only once it has reached the cap too (`dueAlongside`).
+ * be loaded again only once it has reached the cap too (`reachingCapAlongside`).
  */
 const ALONGSIDE_MS = 500;
 
@@ -149,7 +149,7 @@ const ALONGSIDE_MS = 500;
  * unanswered, to be refused by the same load. Asked for anew by the next load, each would wait a whole cap of its
  * own, and cost a load more (DECISIONS 96).
  */
-export async function dueAlongside(traffic: Traffic, giveUpMs: number, givenUp: ReadonlySet<string>, deadline: Deadline): Promise<Request[]> {
+export async function reachingCapAlongside(traffic: Traffic, giveUpMs: number, givenUp: ReadonlySet<string>, deadline: Deadline): Promise<Request[]> {
   const near = blocking(traffic).filter((request) => !givenUp.has(request.url()) && !traffic.waits.notSent(request) && traffic.waits.outFor(request) >= giveUpMs - ALONGSIDE_MS);
   if (!near.length) return [];
   const until = Math.max(...near.map((request) => giveUpMs - traffic.waits.outFor(request)));

@@ -24,7 +24,7 @@ import type { InputProcessor, InputProcessorOrWorkflow } from '@mastra/core/proc
 import type { Page } from 'playwright-core';
 import type { BrowserToolsetConfig } from '../config.js';
 import { Deadline } from '../deadline.js';
-import { isBetweenPages } from '../loading/browsingInstance.js';
+import { isBetweenPages } from '../loading/historyMoves.js';
 import { loadPage } from '../loading/open.js';
 import type { BrowserSession } from '../session/session.js';
 import { titleWithin } from '../session/tabs.js';

@@ -18,7 +18,7 @@ import type { SavedSession } from '../store/types.js';
 import { installAllowlist } from './allowlist.js';
 import { Deadline } from '../deadline.js';
 import { readSaveable, reopenTabs, type Reopen } from './resume.js';
-import { responds, stopLoading } from '../loading/unstick.js';
+import { runsScript, stopLoading } from '../loading/unstick.js';
 import { Tabs } from './tabs.js';
 
 export interface ActivePage {
@@ -250,7 +250,7 @@ export class BrowserSession {
     const page = this.tabs.activeTab;
     if (!page) return;
     await stopLoading(page);
-    if (await responds(page, PROBE_MS)) return;
+    if (await runsScript(page, PROBE_MS)) return;
     this.tabs.activate(undefined);
     // Waited for: a page of its site opened before it has gone would join its hung renderer (Tabs.retireHung).
     const alsoClosed = await this.tabs.retireHung(page);

@@ -1,13 +1,13 @@
 /**
  * What a tab did on its own between and during actions: dialogs it opened, files it downloaded, requests it
  * has in flight (its `Traffic`, for the load policy), how many pages of one site its frame has shown (its
- * `FrameAge`) and requests the allowlist refused. One `PageEvents` per tab, created by the session when it
+ * `InstanceAge`) and requests the allowlist refused. One `PageEvents` per tab, created by the session when it
  * first sees the tab.
  */
 import { mkdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Dialog, Download, Page } from 'playwright-core';
-import { FrameAge } from '../loading/browsingInstance.js';
+import { InstanceAge } from '../loading/browsingInstance.js';
 import { Traffic } from '../loading/traffic.js';
 
 export type DialogPolicy = 'ask' | 'accept' | 'dismiss';
@@ -42,7 +42,7 @@ export class PageEvents {
   /** The tab's requests, for the load policy. */
   readonly traffic: Traffic;
   /** Pages of one site its frame has shown, for a fresh frame before it wears (freshFrame.ts). */
-  readonly frameAge: FrameAge;
+  readonly instanceAge: InstanceAge;
   private blocked: string[] = [];
 
   constructor(
@@ -52,7 +52,7 @@ export class PageEvents {
     page.on('dialog', (dialog) => this.onDialog(dialog));
     page.on('download', (download) => this.track(this.onDownload(download)));
     this.traffic = new Traffic(page);
-    this.frameAge = new FrameAge(page);
+    this.instanceAge = new InstanceAge(page);
   }
 
   /** A request the allowlist refused; reported by the next result. */

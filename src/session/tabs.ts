@@ -6,8 +6,9 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import type { ResolvedConfig } from '../config.js';
 import { BrowserToolError } from '../errors.js';
+import { within } from '../within.js';
 import { warmUpCaptures } from '../snapshot/warmUp.js';
-import { answers, closeQuickly, stopLoading } from '../loading/unstick.js';
+import { rendererAnswers, closeQuickly, stopLoading } from '../loading/unstick.js';
 import { schemefulSiteOf } from '../loading/sites.js';
 import { unholdFrames } from '../loading/frameRelease.js';
 import { PageEvents } from './tab.js';
@@ -16,7 +17,7 @@ import { PageEvents } from './tab.js';
 const TITLE_MS = 2_000;
 /**
  * How long after a call, with no call since, the tabs' renderers collect what their renewed frames left behind
- * (`FrameAge.collectLeftovers`): a model takes longer than this to answer, a script calling in a loop does not.
+ * (`InstanceAge.collectLeftovers`): a model takes longer than this to answer, a script calling in a loop does not.
  */
 const QUIET_MS = 300;
 
@@ -25,9 +26,7 @@ export const NOT_RESPONDING = '(not responding)';
 
 /** The tab's title, or undefined when it does not answer within `ms`: a tab whose page hung answers no script. */
 export async function titleWithin(page: Page, ms: number): Promise<string | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const giveUp = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)));
-  return Promise.race([page.title().catch(() => ''), giveUp]).finally(() => clearTimeout(timer));
+  return within(page.title().catch(() => ''), ms);
 }
 
 export interface TabInfo {
@@ -216,7 +215,7 @@ export class Tabs {
     const related = await Promise.all(others.map(async (other) => (site && schemefulSiteOf(other.url()) === site) || (await openerRoot(other)) === family));
     const [, hung] = await Promise.all([
       this.retire(page),
-      Promise.all(others.map(async (other, i) => (related[i] && !(await answers(other, TITLE_MS)) ? other : undefined))),
+      Promise.all(others.map(async (other, i) => (related[i] && !(await rendererAnswers(other, TITLE_MS)) ? other : undefined))),
     ]);
     const alsoHung = hung.filter((other): other is Page => other !== undefined);
     await Promise.all(alsoHung.map((other) => this.retire(other)));
@@ -231,7 +230,7 @@ export class Tabs {
     clearTimeout(this.quietTimer);
     this.quietTimer = setTimeout(() => {
       if (this.host.busy()) return;
-      for (const page of this.all()) void this.events.get(page)?.frameAge.collectLeftovers();
+      for (const page of this.all()) void this.events.get(page)?.instanceAge.collectLeftovers();
     }, QUIET_MS);
     this.quietTimer.unref();
   }

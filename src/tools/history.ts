@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { historyTarget, moveInHistory } from '../loading/browsingInstance.js';
+import { historyTarget, moveInHistory } from '../loading/historyMoves.js';
 import { HUNG_ANSWER_MS } from '../loading/open.js';
-import { answers, stopLoading } from '../loading/unstick.js';
+import { rendererAnswers, stopLoading } from '../loading/unstick.js';
 import type { CallContext } from './defineTool.js';
 import { defineBrowserTool } from './defineTool.js';
 import { alsoHungNotice } from '../session/tabs.js';
@@ -23,7 +23,7 @@ export const historyTool = defineBrowserTool({
     if (session.tabs.eventsOf(page).traffic.documentPending()) await stopLoading(page);
     // A page whose script never ended after the last call keeps its renderer busy, and the page the move leads to
     // would be shown by that renderer: it is opened in a new tab instead, as navigate does.
-    if (!(await answers(page, Math.min(HUNG_ANSWER_MS, deadline.forStep() / 3)))) return reopenInNewTab(action, call);
+    if (!(await rendererAnswers(page, Math.min(HUNG_ANSWER_MS, deadline.forStep() / 3)))) return reopenInNewTab(action, call);
     // The load policy (observeAction) decides when the page is usable; here only the move itself is waited for.
     const options = () => ({ waitUntil: 'commit' as const, timeout: deadline.forStep() });
     let moved = true;

@@ -5,7 +5,7 @@ import { BrowserToolError, toBrowserToolError } from '../errors.js';
 import { isAllowedHost } from '../session/allowlist.js';
 import type { Capture } from '../snapshot/capture.js';
 import { DeadlineExceeded } from '../deadline.js';
-import { moveInHistory } from '../loading/browsingInstance.js';
+import { moveInHistory } from '../loading/historyMoves.js';
 import { loadPage, TabHung, type Loaded, type WaitUntil } from '../loading/open.js';
 import { DOWNLOAD_EVENT_WAIT_MS } from '../session/tab.js';
 import { alsoHungNotice } from '../session/tabs.js';
@@ -62,7 +62,7 @@ async function backFromErrorPage(page: Page, previousUrl: string, error: unknown
   if (page.url().startsWith('chrome-error:') && previousUrl && previousUrl !== 'about:blank') {
     await moveInHistory(page, 'back', () => ({ waitUntil: 'commit', timeout: Math.min(5_000, deadline.forStep()) })).catch(() => {});
   }
-  await session.tabs.eventsOf(page).frameAge.backOverRenewal(deadline);
+  await session.tabs.eventsOf(page).instanceAge.backOverRenewal(deadline);
   return page.url() === previousUrl;
 }
 
@@ -136,7 +136,7 @@ async function openPage(target: string, waitUntil: WaitUntil | undefined, call: 
     if (download || noContent) {
       // A load that brought no page leaves the tab on the page it showed, or on the empty page a fresh frame
       // passed through (freshFrame.ts), which is then left.
-      await events.frameAge.backOverRenewal(deadline);
+      await events.instanceAge.backOverRenewal(deadline);
       if (download) return await savedAsDownload(target, call);
       throw new BrowserToolError('navigation_failed', `${target} answered HTTP 204 No Content: it has no page to show.`, {
         hint: 'The address is an endpoint, not a page (an API call, a tracking link). The tab still shows the page it showed before; open a page instead.',

@@ -1,6 +1,6 @@
 /**
  * A tab's requests as the load policy (loading.ts) sees them: which are in flight, when one last started or
- * ended, and which of them the page is waited for. One `Traffic` per tab, held by its `PageEvents`.
+ * ended, and which of them the page is waited for. One `Traffic` per tab, held by its `Tab` (session/tab.ts).
  */
 import type { Frame, Page, Request } from 'playwright-core';
 import { ChromiumNetwork } from './chromiumNetwork.js';

@@ -7,7 +7,7 @@
 import { EventEmitter } from 'node:events';
 import type { ScreencastFrameData, ScreencastOptions, ScreencastStream } from '@mastra/core/browser';
 import type { CDPSession, Frame, Page } from 'playwright-core';
-import { isBetweenPages } from '../loading/historyMoves.js';
+import { isBetweenPages } from '../loading/index.js';
 
 export type StopReason = 'manual' | 'browser_closed' | 'error';
 

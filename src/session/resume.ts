@@ -9,7 +9,7 @@ import { toBrowserToolError } from '../errors.js';
 import type { RefManager } from '../refs.js';
 import type { SavedSession } from '../store/types.js';
 import type { Deadline } from '../deadline.js';
-import { loadPage } from '../loading/open.js';
+import { loadPage } from '../loading/index.js';
 import { NOT_RESPONDING, type Tabs } from './tabs.js';
 
 /** How long saving may read the session before giving up (a hung tab answers nothing): the next save tries again. */
@@ -66,7 +66,7 @@ export async function reopenTabs(
     return undefined;
   }
   try {
-    await loadPage(page, url, tabs.eventsOf(page), deadline, config);
+    await loadPage(tabs.tabOf(page), url, { deadline, settle: config.settle });
     if (carried?.url === url) refs.carry(page, carried);
     return undefined;
   } catch (error) {

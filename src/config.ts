@@ -192,8 +192,8 @@ export const DEFAULT_SECRET_FIELDS = [
  * Quiet flags: without them Chromium keeps trying to reach Google services, which is slow and noisy
  * on closed networks and pointless for automation. `--no-sandbox` because automation often runs as root
  * in containers, where the sandbox cannot start. `--process-per-site`: the tabs of one site in one context
- * share a renderer process, so a tab's fresh frame (freshFrame.ts) and a new tab of the same site do not wait
- * for a new process to start (~80 to 130 ms here; DECISIONS 97, 98). Contexts, and so conversations, never share one.
+ * share a renderer process, so a tab's new browsing instance (loading/browsingInstance.ts) and a new tab of the same
+ * site do not wait for a new process to start. Contexts, and so conversations, never share one.
  * The process then outlives the frames it showed: their garbage is collected in the session's quiet moments.
  */
 export const DEFAULT_CHROMIUM_ARGS = [

@@ -1,18 +1,16 @@
 /**
- * A fresh frame for a tab that has shown many pages of one site (DECISIONS 81).
+ * A new browsing instance (a fresh frame) for a tab that has shown many pages of one site.
  *
  * Chromium keeps a tab's frame for as long as it shows pages of one site. Playwright gives every document an
  * isolated world of its own (its utility world, where snapshots and refs are computed), and the frame keeps each
  * of those worlds and builds all of them again in every later document. So a tab grows slower with every page of
- * the site it shows: about 1 ms more per document at DOMContentLoaded, a 16 ms page taking ~100 ms after a
- * hundred (STATE 13). This holds for any Playwright-driven browser. A page of another site gets a new frame, and
- * the frame starts over.
+ * the site it shows, in any Playwright-driven browser. A page of another site gets a new frame, and the frame
+ * starts over.
  *
  * So before `loadPage` opens a page of the site whose pages the tab has shown `RENEW_AFTER` times in a row, the
- * tab first passes through an empty page of no site (a data: URL, ~20 ms). The page asked for then opens in a
- * new frame (a new browsing instance). With the launched browser's process per site (config.ts) that frame is
- * made in the process the site already has; without it, a new process starts for it (~80 to 130 ms more when
- * the page's server answers at once). The empty page stays in the tab's history between the two pages, so
+ * tab first passes through an empty page of no site (a data: URL, which comes from no server). The page asked
+ * for then opens in a new frame (a new browsing instance). With the launched browser's process per site
+ * (config.ts) that frame is made in the process the site already has, instead of waiting for a new one. The empty page stays in the tab's history between the two pages, so
  * browser_history and navigate's way back step over it (`moveInHistory`). The frames left behind are garbage in
  * the site's process, collected once the session is quiet (`collectLeftovers`).
  */
@@ -82,8 +80,8 @@ export class InstanceAge {
   /**
    * Has the tab's renderer collect the garbage the frames it renewed away left (their documents, their script
    * worlds). With one process per site (config.ts) the renderer outlives the frames: V8 collects such garbage
-   * lazily and Chromium mostly when the renderer has been idle for a while, so a tab kept busy on one site grew
-   * to ~1 GB over a hundred pages (DECISIONS 97, 98). Called when the session has a quiet moment (Tabs), and by a
+   * lazily and Chromium mostly when the renderer has been idle for a while, so a tab kept busy on one site would
+   * grow without end. Called when the session has a quiet moment (Tabs), and by a
    * renewal that found the last one's garbage still there. Nothing to do without a renewal since the last time.
    * Waits at most `ms`; the collection then finishes on its own.
    */

@@ -43,7 +43,7 @@ export type EarlySnapshot<T> = () => Promise<T>;
  * DOMContentLoaded does not come) would leave the page half-built, and a style sheet in its head that does not
  * answer leaves it unable to render (nothing can be clicked). Style sheets alone are taken out of the document,
  * which then renders and parses on; a script is refused by loading the page once more without it, as an ad
- * blocker would (building.ts); a page that cannot be loaded again (a form's POST) is stopped where it is,
+ * blocker would (untilBuilt.ts); a page that cannot be loaded again (a form's POST) is stopped where it is,
  * which lets it render. A page that keeps loading itself again (a reload or refresh loop) is held on one
  * document and read as it stands.
  */
@@ -77,7 +77,7 @@ async function settleUnlessLooping<T>(page: Page, traffic: Traffic, deadline: De
 async function settleRefusing<T>(page: Page, traffic: Traffic, deadline: Deadline, policy: SettlePolicy, loop: Loop, refusals: Refusals, early?: EarlySnapshot<T>): Promise<Settled<T>> {
   // A script or style sheet the parser or rendering waits on is given up on after the cap, or half the call's
   // time if less: a style sheet is taken out of the page; for a script the page is loaded again without it, in
-  // the time left (building.ts). The page loaded again may be held by another one it had not reached before.
+  // the time left (untilBuilt.ts). The page loaded again may be held by another one it had not reached before.
   const giveUpMs = Math.min(policy.maxMs, deadline.forStep() / 2);
   const warmUp = early ? warmUpWhileWaiting(page, traffic) : undefined;
   const givenUp = new Map<string, Request>();

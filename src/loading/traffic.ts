@@ -1,5 +1,5 @@
 /**
- * A tab's requests as the load policy (loading.ts) sees them: which are in flight, when one last started or
+ * A tab's requests as the load policy (settle.ts) sees them: which are in flight, when one last started or
  * ended, and which of them the page is waited for. One `Traffic` per tab, held by its `Tab` (session/tab.ts).
  */
 import type { Frame, Page, Request } from 'playwright-core';
@@ -287,7 +287,7 @@ export class Traffic {
     return count;
   }
 
-  /** A data request of the tab's document asking again what it asked since it loaded or the last action (polls.ts). */
+  /** A data request of the tab's document asking again what it asked since it loaded or the last action (questions.ts). */
   private isPoll(request: Request): boolean {
     return request.frame() === this.page.mainFrame() && this.questions.askedAgain(request);
   }

@@ -1,11 +1,11 @@
 /**
- * The first part of the load policy (loading.ts): until the page is built, that is parsed and able to render.
+ * The first part of the load policy (settle.ts): until the page is built, that is parsed and able to render.
  * Two kinds of request can hold it there for as long as they go unanswered: a script or style sheet the parser
  * waits on (DOMContentLoaded does not come), and a style sheet linked in the head, which holds back rendering
  * after the page is parsed (Chromium paints nothing until it arrives, so no click, hover or screenshot can act
  * on the page; its snapshot still reads). Either is given up on after the cap, as an ad blocker would: a style
  * sheet is taken out of the document (unstick.ts), and for a script the page is loaded again without it
- * (refusals.ts; DECISIONS 77, 79, 84, 85, 90).
+ * (refusals.ts).
  */
 import type { Page, Request } from 'playwright-core';
 import { warmCapture } from '../snapshot/warmUp.js';
@@ -147,7 +147,7 @@ const ALONGSIDE_MS = 500;
  * ends within `ALONGSIDE_MS` (they went out moments after the ones given up on: a connection still being opened,
  * the document's next part). Waits until their cap has passed (within the deadline) and returns those still
  * unanswered, to be refused by the same load. Asked for anew by the next load, each would wait a whole cap of its
- * own, and cost a load more (DECISIONS 96).
+ * own, and cost a load more.
  */
 export async function reachingCapAlongside(traffic: Traffic, giveUpMs: number, givenUp: ReadonlySet<string>, deadline: Deadline): Promise<Request[]> {
   const near = blocking(traffic).filter((request) => !givenUp.has(request.url()) && !traffic.waits.notSent(request) && traffic.waits.outFor(request) >= giveUpMs - ALONGSIDE_MS);

@@ -177,7 +177,7 @@ export class PageScreencast extends EventEmitter implements ScreencastStream {
   }
 
   private readonly onNavigated = (frame: Frame): void => {
-    // The empty page a fresh frame passes through (freshFrame.ts) is not where the tab is going.
+    // The empty page a fresh frame passes through (loading/browsingInstance.ts) is not where the tab is going.
     if (frame === this.page?.mainFrame() && !isBetweenPages(frame.url())) this.emitUrl(frame.url());
   };
 

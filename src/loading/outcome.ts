@@ -58,8 +58,8 @@ export async function openAddress<T, D>(tab: OpeningTab<D>, url: string, options
     if (outcome.dialog) return { kind: 'dialog' };
     loaded = outcome.value;
   } catch (error) {
-    if (error instanceof TabHung) return { kind: 'hung', error };
     const blocked = tab.takeBlocked();
+    if (error instanceof TabHung) return { kind: 'hung', error };
     const message = error instanceof Error ? error.message : String(error);
     const download = /Download is starting/.test(message);
     const noContent = !blocked.length && !download && /net::ERR_ABORTED/.test(message) && (await tab.traffic.documentStatus()) === 204;

@@ -186,6 +186,11 @@ export class BrowserSession {
     return { page, tab: this.tabs.tabOf(page), notices };
   }
 
+  /** Notices for the agent's next call (what a call made for a person learnt of the session). */
+  tellNextCall(notices: string[]): void {
+    this.toTell.push(...notices);
+  }
+
   /** The live view forwarded a person's mouse or keyboard input: the next call is told. */
   noteExternalInput(): void {
     this.externalInput++;

@@ -184,7 +184,9 @@ async function runTool<I extends z.ZodTypeAny, O extends z.ZodRawShape>(
     definition.validate?.(input, context.config);
     const budget = budgetOf(definition, input, context.config);
     const { session, notices: sessionNotices } = await context.registry.get(key, budget);
-    notices.push(...sessionNotices);
+    // A person's call leaves what the session must tell (it was closed and started again) to the agent's next call.
+    if (forPerson) session.tellNextCall(sessionNotices);
+    else notices.push(...sessionNotices);
     const what = definition.id.replace(/^browser_/, '');
     return await session.run(budget, what, async (deadline, active) => {
       notices.push(...active.notices);

@@ -1,12 +1,25 @@
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ChromiumChoice } from './browser/find.js';
-import type { SettlePolicy } from './session/loading.js';
-import type { StorageState } from './session/session.js';
-import { checkSettings, pickSettings, type BrowserSettings } from './session/settings.js';
+import type { BrowserContext } from 'playwright-core';
+import { checkSettings, pickSettings, type BrowserSettings } from './browserSettings.js';
 import { BrowserToolError } from './errors.js';
 import { DirectoryStore } from './store/directory.js';
 import type { SessionStore } from './store/types.js';
+
+/** Cookies and local storage of a browser context, as Playwright saves and loads them. */
+export type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
+
+/** When the load policy counts a page as settled (loading/settle.ts). */
+export interface SettlePolicy {
+  /**
+   * The page counts as settled once no request that shapes it started or ended for this long (some may never
+   * answer), or for a tenth of it when all of them have been answered.
+   */
+  quietMs: number;
+  /** And at the latest this long after its document was parsed. */
+  maxMs: number;
+}
 
 /** The environment variable read for `sessionStoreKey` when the config does not give one. */
 export const STORE_KEY_ENV = 'MASTRA_BROWSER_STORE_KEY';
@@ -209,8 +222,8 @@ export const DEFAULT_SECRET_FIELDS = [
  * Quiet flags: without them Chromium keeps trying to reach Google services, which is slow and noisy
  * on closed networks and pointless for automation. `--no-sandbox` because automation often runs as root
  * in containers, where the sandbox cannot start. `--process-per-site`: the tabs of one site in one context
- * share a renderer process, so a tab's fresh frame (freshFrame.ts) and a new tab of the same site do not wait
- * for a new process to start. Contexts, and so conversations, never share one.
+ * share a renderer process, so a tab's new browsing instance (loading/browsingInstance.ts) and a new tab of the same
+ * site do not wait for a new process to start. Contexts, and so conversations, never share one.
  * The process then outlives the frames it showed: their garbage is collected in the session's quiet moments.
  */
 export const DEFAULT_CHROMIUM_ARGS = [

@@ -2,7 +2,7 @@ import { SharedBrowser, type BrowserInfo } from './browser/shared.js';
 import { resolveConfig, STORE_KEY_ENV, type BrowserToolsetConfig, type ResolvedConfig } from './config.js';
 import { BrowserToolError } from './errors.js';
 import { SessionRegistry } from './session/registry.js';
-import type { StorageState } from './session/session.js';
+import type { StorageState } from './config.js';
 import { checkTool } from './tools/check.js';
 import { clickTool } from './tools/click.js';
 import type { ToolContext } from './tools/defineTool.js';

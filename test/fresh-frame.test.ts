@@ -6,7 +6,8 @@
  */
 import type { CDPSession } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { isBetweenPages, RENEW_AFTER } from '../src/session/freshFrame.js';
+import { RENEW_AFTER } from '../src/loading/browsingInstance.js';
+import { isBetweenPages } from '../src/loading/historyMoves.js';
 import { call, createTestToolset, refOf, useServerAndBrowser } from './helpers/toolset.js';
 
 // A short navigation timeout: one test waits for a server that never answers.

@@ -4,9 +4,9 @@
  * loading, and nothing leaves the session stuck.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readMarkup } from '../src/session/markup.js';
-import { Traffic } from '../src/session/traffic.js';
-import { siteOf } from '../src/session/sites.js';
+import { readMarkup } from '../src/loading/markup.js';
+import { Traffic } from '../src/loading/traffic.js';
+import { siteOf } from '../src/loading/sites.js';
 import { recordStages, stopRecordingStages } from '../src/stages.js';
 import type { BrowserToolset, BrowserToolsetConfig } from '../src/index.js';
 import { call, createTestToolset, refOf, useServerAndBrowser } from './helpers/toolset.js';

@@ -7,7 +7,7 @@ import type { ScreencastFrameData } from '@mastra/core/browser';
 import { MockMemory } from '@mastra/core/memory';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PageScreencast, ToolsetBrowser } from '../src/index.js';
-import { RENEW_AFTER } from '../src/session/freshFrame.js';
+import { RENEW_AFTER } from '../src/loading/browsingInstance.js';
 import { scriptedModel, type Decision, type ToolResultSeen } from './helpers/scriptedModel.js';
 import { OFFLINE_ARGS, startServer, type TestServer } from './helpers/server.js';
 import { refOf } from './helpers/refs.js';
@@ -214,6 +214,45 @@ it('Studio’s address bar opens a page by the load policy: a stuck image does n
     expect(page.url()).toBe(server.url('/stuck-image'));
     await expect(browser.navigateTo(server.url('/no-answer'))).rejects.toMatchObject({ code: 'timeout' });
     await browser.navigateTo(server.url('/fixtures/page-b.html'));
+    expect(await page.title()).toBe('Page B');
+  } finally {
+    browser.setCurrentThread(undefined);
+  }
+});
+
+it('Studio’s address bar waits for the thread’s tool call in progress, and never moves the page under it', async () => {
+  browser.setCurrentThread('queued');
+  try {
+    await browser.navigateTo(server.url('/fixtures/page-a.html'));
+    const context = { agent: { threadId: 'queued' } };
+    const order: string[] = [];
+    // A call that would end early if the page were taken away from under it: it waits for Page A's heading to go.
+    const waiting = browser.toolset.tools.browser_wait!.execute!({ textGone: 'Page A', seconds: 2 }, context as never).then((result) => {
+      order.push('tool call');
+      return result as { ok: boolean; error?: { code: string } };
+    });
+    await expect.poll(() => browser.toolset.sessions.peek('thread:queued')?.busy).toBe(true);
+    await browser.navigateTo(server.url('/fixtures/page-b.html'));
+    order.push('address bar');
+    const waited = await waiting;
+    expect(order).toEqual(['tool call', 'address bar']);
+    expect(waited).toMatchObject({ ok: false, error: { code: 'timeout' } });
+    expect(await (await browser.getActivePage('queued'))!.title()).toBe('Page B');
+  } finally {
+    browser.setCurrentThread(undefined);
+  }
+});
+
+it('Studio’s address bar opens its page in a new tab in place of one a script hung, as browser_navigate does', async () => {
+  browser.setCurrentThread('hung-bar');
+  try {
+    await browser.navigateTo(server.url('/busy'));
+    const hung = (await browser.getActivePage('hung-bar'))!;
+    // A script that never ends, started after this call returns: the tab's renderer is busy for good.
+    await hung.evaluate(() => void setTimeout(() => { while (true) {} }, 0));
+    await browser.navigateTo(server.url('/fixtures/page-b.html'));
+    const page = (await browser.getActivePage('hung-bar'))!;
+    expect(page).not.toBe(hung);
     expect(await page.title()).toBe('Page B');
   } finally {
     browser.setCurrentThread(undefined);

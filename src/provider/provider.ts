@@ -23,11 +23,11 @@ import {
 import type { InputProcessor, InputProcessorOrWorkflow } from '@mastra/core/processors';
 import type { Page } from 'playwright-core';
 import type { BrowserToolsetConfig } from '../config.js';
-import { Deadline } from '../session/deadline.js';
-import { isBetweenPages } from '../session/freshFrame.js';
-import { loadPage } from '../session/loadPage.js';
+import { BrowserToolError } from '../errors.js';
+import { isBetweenPages } from '../loading/index.js';
 import type { BrowserSession } from '../session/session.js';
 import { titleWithin } from '../session/tabs.js';
+import { navigateTool } from '../tools/navigate.js';
 import { BrowserToolset, type BrowserTools } from '../toolset.js';
 import { BrowserStateProcessor } from './context.js';
 import { changesPage, dispatchKey, dispatchMouse } from './input.js';
@@ -192,20 +192,17 @@ export class ToolsetBrowser extends MastraBrowser {
   }
 
   /**
-   * Opens a URL in the current thread's active tab, outside any tool call (the next result will say the page
-   * changed), by the tools' load policy: it returns once the page is usable, and a server that never answers is a
-   * `timeout` whose load is stopped.
+   * Opens a URL in the current thread's active tab as browser_navigate would (the next result will say the page
+   * changed): after the thread's calls in progress, within a navigation's time, a hung tab replaced and a file
+   * downloaded as they are for the agent. It returns once the page is usable; a page the server answered with
+   * an error is shown as it is; other failures (a server that never answers: a `timeout`) are thrown.
    */
   override async navigateTo(url: string): Promise<void> {
     const key = this.keyOf(this.getCurrentThread());
-    const { session } = await this.toolset.sessions.get(key);
-    try {
-      const page = session.tabs.current ?? (await session.activePage()).page;
-      await loadPage(page, url, session.tabs.eventsOf(page), new Deadline(this.toolset.config.navigationTimeout, 'navigate'), this.toolset.config);
-    } finally {
-      // With a session store, the conversation is saved and its lease let go, as at the end of a tool call.
-      this.toolset.sessions.done(key);
-    }
+    const result = await navigateTool.runForPerson({ registry: this.toolset.sessions, config: this.toolset.config }, { url }, key);
+    // An error page the server sent is shown, as an address bar shows it.
+    if (result.ok || (result.error.code === 'navigation_failed' && result.error.snapshot !== undefined)) return;
+    throw new BrowserToolError(result.error.code, result.error.message, { hint: result.error.hint, retryable: result.error.retryable });
   }
 
   /**

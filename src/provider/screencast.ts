@@ -7,7 +7,7 @@
 import { EventEmitter } from 'node:events';
 import type { ScreencastFrameData, ScreencastOptions, ScreencastStream } from '@mastra/core/browser';
 import type { CDPSession, Frame, Page } from 'playwright-core';
-import { isBetweenPages } from '../session/freshFrame.js';
+import { isBetweenPages } from '../loading/index.js';
 
 export type StopReason = 'manual' | 'browser_closed' | 'error';
 
@@ -177,7 +177,7 @@ export class PageScreencast extends EventEmitter implements ScreencastStream {
   }
 
   private readonly onNavigated = (frame: Frame): void => {
-    // The empty page a fresh frame passes through (freshFrame.ts) is not where the tab is going.
+    // The empty page a fresh frame passes through (loading/browsingInstance.ts) is not where the tab is going.
     if (frame === this.page?.mainFrame() && !isBetweenPages(frame.url())) this.emitUrl(frame.url());
   };
 

@@ -9,12 +9,12 @@
  */
 import type { Page } from 'playwright-core';
 import type { SharedBrowser } from '../browser/shared.js';
-import type { ResolvedConfig } from '../config.js';
+import type { ResolvedConfig, StorageState } from '../config.js';
 import { BrowserToolError } from '../errors.js';
 import { SessionKeeper } from '../store/keeper.js';
 import type { SavedSession } from '../store/types.js';
 import { restoredNotice } from './resume.js';
-import { BrowserSession, type StorageState } from './session.js';
+import { BrowserSession } from './session.js';
 import { Slots } from './slots.js';
 
 /** A session used this recently belongs to a conversation in progress: it is not evicted to make room. */

@@ -8,8 +8,8 @@ import type { ResolvedConfig } from '../config.js';
 import { toBrowserToolError } from '../errors.js';
 import type { RefManager } from '../refs.js';
 import type { SavedSession } from '../store/types.js';
-import type { Deadline } from './deadline.js';
-import { loadPage } from './loadPage.js';
+import type { Deadline } from '../deadline.js';
+import { loadPage } from '../loading/index.js';
 import type { StorageReader } from './storageRead.js';
 import { NOT_RESPONDING, type Tabs } from './tabs.js';
 
@@ -67,7 +67,7 @@ export async function reopenTabs(
     return undefined;
   }
   try {
-    await loadPage(page, url, tabs.eventsOf(page), deadline, config);
+    await loadPage(tabs.tabOf(page), url, { deadline, settle: config.settle });
     if (carried?.url === url) refs.carry(page, carried);
     return undefined;
   } catch (error) {

@@ -9,28 +9,29 @@
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { SharedBrowser } from '../browser/shared.js';
-import type { ResolvedConfig } from '../config.js';
+import type { ResolvedConfig, StorageState } from '../config.js';
 import type { Slots } from './slots.js';
 import { BrowserToolError, toBrowserToolError } from '../errors.js';
 import { RefManager } from '../refs.js';
 import { LISTENERS_INIT_SCRIPT } from '../snapshot/listeners.js';
 import type { SavedSession } from '../store/types.js';
 import { installAllowlist } from './allowlist.js';
-import { Deadline } from './deadline.js';
+import { Deadline } from '../deadline.js';
 import { readSaveable, reopenTabs, type Reopen } from './resume.js';
-import { checkSettings, contextSettings } from './settings.js';
+import { checkSettings, contextSettings } from '../browserSettings.js';
+import { runsScript, stopLoading } from '../loading/index.js';
 import { StorageReader } from './storageRead.js';
+import type { Tab } from './tab.js';
 import { saveTrace, startTrace } from './trace.js';
-import { responds, stopLoading } from './unstick.js';
 import { Tabs } from './tabs.js';
 
 export interface ActivePage {
   page: Page;
+  /** The page's `Tab`: its dialogs, downloads and requests. */
+  tab: Tab;
   /** Things the model must know before trusting its previous state, e.g. "the browser was restarted". */
   notices: string[];
 }
-
-export type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
 
 export interface SessionOptions {
   /** Cookies and local storage to start with (Playwright's storage state, or a path to one). */
@@ -93,8 +94,8 @@ export class BrowserSession {
     });
     this.refs = new RefManager(() => ({ scope: 'viewport', maxTokens: config.snapshotMaxTokens }), {
       secretSelector: config.secretSelector,
-      framesAwaitingDocument: (page) => this.tabs.eventsOf(page).traffic.framesAwaitingDocument(),
-      framesBeingParsed: (page) => this.tabs.eventsOf(page).traffic.framesBeingParsed(),
+      framesAwaitingDocument: (page) => this.tabs.tabOf(page).traffic.framesAwaitingDocument(),
+      framesBeingParsed: (page) => this.tabs.tabOf(page).traffic.framesBeingParsed(),
     });
     this.stopListening = browser.onDisconnect((lost) => {
       if (!this.context) return;
@@ -119,9 +120,10 @@ export class BrowserSession {
    * Runs one tool call: after the calls before it and once a slot is free (unless `slot` is false: a call that
    * only waits), within `ms` (see Deadline) from then. A call that runs out of time releases the session at once; its work
    * may go on in the background, and the next call checks the tab, unless it deals with a tab that does not respond
-   * itself (`checkTab` false: navigate, history and tabs).
+   * itself (`checkTab` false: navigate, history and tabs). A call made for a person (`forPerson`: Studio's address
+   * bar) leaves the agent's notices for its next call, which is told the page changed, as for any move of theirs.
    */
-  async run<T>(ms: number, what: string, work: (deadline: Deadline, active: ActivePage) => Promise<T>, { slot = true, checkTab = true } = {}): Promise<T> {
+  async run<T>(ms: number, what: string, work: (deadline: Deadline, active: ActivePage) => Promise<T>, { slot = true, checkTab = true, forPerson = false } = {}): Promise<T> {
     if (this.closed) throw new BrowserToolError('browser_closed', 'This browser session was closed.', { hint: 'Call the tool again: a new session starts, with no pages open.' });
     const previous = this.queue;
     let release = () => {};
@@ -139,7 +141,7 @@ export class BrowserSession {
             else this.suspect = false; // the call deals with a tab that does not respond itself
           }
           if (this.reopen) await this.reopenTabs(deadline);
-          return work(deadline, await this.activePage());
+          return work(deadline, await this.activePage({ keepNotices: forPerson }));
         })(),
       );
     } catch (error) {
@@ -147,7 +149,7 @@ export class BrowserSession {
       if (toBrowserToolError(error).code === 'timeout') this.suspect = true;
       throw error;
     } finally {
-      this.urlAfterLastCall = this.tabs.activeTab?.url();
+      if (!forPerson) this.urlAfterLastCall = this.tabs.activeTab?.url();
       this.pending--;
       this.lastUsed = Date.now();
       if (!this.pending) this.tabs.afterCall();
@@ -157,16 +159,20 @@ export class BrowserSession {
     }
   }
 
-  /** The active tab, opening the context or a fresh tab when needed, with what the model must be told. */
-  async activePage(): Promise<ActivePage> {
+  /**
+   * The active tab, opening the context or a fresh tab when needed, with what the model must be told (left for
+   * a later call with `keepNotices`).
+   */
+  async activePage({ keepNotices = false } = {}): Promise<ActivePage> {
     const context = await this.ensureContext();
-    const notices: string[] = this.toTell.splice(0);
     let page = this.tabs.current;
     if (!page) {
       if (this.tabs.activeLost) this.lostState ??= 'The tab had closed or crashed and a new empty tab was opened';
       page = await context.newPage();
     }
     this.tabs.activate(page);
+    if (keepNotices) return { page, tab: this.tabs.tabOf(page), notices: [] };
+    const notices: string[] = this.toTell.splice(0);
 
     if (this.lostState) {
       notices.push(`${this.lostState}: the previous page and its state (form input, scroll position) were lost${this.lostState.includes('tab') ? '; cookies and logins were kept' : ''}. Navigate again.`);
@@ -182,7 +188,12 @@ export class BrowserSession {
     for (const popup of this.tabs.takePopups()) {
       notices.push(`A new tab opened after your last action (${popup.url()}); browser_tabs with action "switch" and index ${this.tabs.all().indexOf(popup)} shows it.`);
     }
-    return { page, notices };
+    return { page, tab: this.tabs.tabOf(page), notices };
+  }
+
+  /** Notices for the agent's next call (what a call made for a person learnt of the session). */
+  tellNextCall(notices: string[]): void {
+    this.toTell.push(...notices);
   }
 
   /** The live view forwarded a person's mouse or keyboard input: the next call is told. */
@@ -258,7 +269,7 @@ export class BrowserSession {
     const page = this.tabs.activeTab;
     if (!page) return;
     await stopLoading(page);
-    if (await responds(page, PROBE_MS)) return;
+    if (await runsScript(page, PROBE_MS)) return;
     this.tabs.activate(undefined);
     // Waited for: a page of its site opened before it has gone would join its hung renderer (Tabs.retireHung).
     const alsoClosed = await this.tabs.retireHung(page);
@@ -292,7 +303,7 @@ export class BrowserSession {
     if (config.allowedDomains) {
       await installAllowlist(context, config.allowedDomains, (url, page) => {
         const tab = page ?? this.tabs.activeTab;
-        if (tab) this.tabs.eventsOf(tab).noteBlocked(url);
+        if (tab) this.tabs.tabOf(tab).noteBlocked(url);
       });
     }
     // What the new context holds: nothing, or a state given whole; one in a file is Playwright's to read, so the first save reads it all.

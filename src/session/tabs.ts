@@ -1,22 +1,21 @@
 /**
- * A session's tabs: which one is active (the tab the tools act on, and a live view shows), the events of each
- * (dialogs, downloads, requests: pageEvents.ts), the tabs pages opened that no result has mentioned yet, and
+ * A session's tabs: which one is active (the tab the tools act on, and a live view shows), the `Tab` of each
+ * page (its dialogs, downloads, requests: tab.ts), the tabs pages opened that no result has mentioned yet, and
  * the tabs on their way out. The session (session.ts) owns the context they live in.
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import type { ResolvedConfig } from '../config.js';
 import { BrowserToolError } from '../errors.js';
+import { within } from '../within.js';
 import { warmUpCaptures } from '../snapshot/warmUp.js';
-import { answers, closeQuickly, stopLoading } from './unstick.js';
-import { schemefulSiteOf } from './sites.js';
-import { unholdFrames } from './heldFrames.js';
-import { PageEvents } from './pageEvents.js';
+import { closeQuickly, rendererAnswers, schemefulSiteOf, stopLoading, unholdFrames } from '../loading/index.js';
+import { Tab } from './tab.js';
 
 /** How long a tab may take to tell its title before the list calls it not responding (a hung page tells nothing). */
 const TITLE_MS = 2_000;
 /**
  * How long after a call, with no call since, the tabs' renderers collect what their renewed frames left behind
- * (`FrameAge.collectLeftovers`): a model takes longer than this to answer, a script calling in a loop does not.
+ * (`InstanceAge.collectLeftovers`): a model takes longer than this to answer, a script calling in a loop does not.
  */
 const QUIET_MS = 300;
 
@@ -25,9 +24,7 @@ export const NOT_RESPONDING = '(not responding)';
 
 /** The tab's title, or undefined when it does not answer within `ms`: a tab whose page hung answers no script. */
 export async function titleWithin(page: Page, ms: number): Promise<string | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const giveUp = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)));
-  return Promise.race([page.title().catch(() => ''), giveUp]).finally(() => clearTimeout(timer));
+  return within(page.title().catch(() => ''), ms);
 }
 
 export interface TabInfo {
@@ -63,7 +60,7 @@ function checkTabIndex(index: number, count: number): void {
 
 export class Tabs {
   private active: Page | undefined;
-  private readonly events = new WeakMap<Page, PageEvents>();
+  private readonly kept = new WeakMap<Page, Tab>();
   /** Tabs pages opened (target=_blank, window.open) that no tool result has mentioned yet. */
   private unreportedPopups: Page[] = [];
   /** Tabs being closed: a hung one can take seconds to go, and must never be picked as active meanwhile. */
@@ -127,10 +124,10 @@ export class Tabs {
     }
   }
 
-  /** Dialogs, downloads and requests of a tab. */
-  eventsOf(page: Page): PageEvents {
+  /** The `Tab` of a page: its dialogs, downloads and requests. */
+  tabOf(page: Page): Tab {
     this.track(page);
-    return this.events.get(page)!;
+    return this.kept.get(page)!;
   }
 
   /** Tabs opened by pages since the last call, oldest first. */
@@ -216,7 +213,7 @@ export class Tabs {
     const related = await Promise.all(others.map(async (other) => (site && schemefulSiteOf(other.url()) === site) || (await openerRoot(other)) === family));
     const [, hung] = await Promise.all([
       this.retire(page),
-      Promise.all(others.map(async (other, i) => (related[i] && !(await answers(other, TITLE_MS)) ? other : undefined))),
+      Promise.all(others.map(async (other, i) => (related[i] && !(await rendererAnswers(other, TITLE_MS)) ? other : undefined))),
     ]);
     const alsoHung = hung.filter((other): other is Page => other !== undefined);
     await Promise.all(alsoHung.map((other) => this.retire(other)));
@@ -225,13 +222,13 @@ export class Tabs {
 
   /**
    * A call ended: once the session has stayed quiet for `QUIET_MS`, each tab's renderer collects the garbage its
-   * fresh frames left (freshFrame.ts). A call that starts meanwhile puts it off to the next quiet moment.
+   * renewed browsing instances left (browsingInstance.ts). A call that starts meanwhile puts it off to the next quiet moment.
    */
   afterCall(): void {
     clearTimeout(this.quietTimer);
     this.quietTimer = setTimeout(() => {
       if (this.host.busy()) return;
-      for (const page of this.all()) void this.events.get(page)?.frameAge.collectLeftovers();
+      for (const page of this.all()) void this.kept.get(page)?.instanceAge.collectLeftovers();
     }, QUIET_MS);
     this.quietTimer.unref();
   }
@@ -243,11 +240,11 @@ export class Tabs {
   }
 
   private track(page: Page): void {
-    if (this.events.has(page)) return;
-    const events = new PageEvents(page, { dialogPolicy: this.host.config.dialogPolicy, downloadDir: () => this.host.downloadDir() });
-    this.events.set(page, events);
+    if (this.kept.has(page)) return;
+    const tab = new Tab(page, { dialogPolicy: this.host.config.dialogPolicy, downloadDir: () => this.host.downloadDir() });
+    this.kept.set(page, tab);
     warmUpCaptures(page, () => this.host.busy());
-    unholdFrames(page, events.traffic, this.host.config.settle.maxMs);
+    unholdFrames(page, tab.traffic, this.host.config.settle.maxMs);
     page.on('crash', () => {
       this.host.lost('The tab crashed and a new empty tab was opened');
       void page.close().catch(() => {});

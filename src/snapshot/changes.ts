@@ -1,6 +1,6 @@
 /**
  * Did the page change while we looked? The load policy takes the snapshot while it waits out its quiet
- * window (session/loading.ts) and keeps it only when nothing moved meanwhile: no element added, removed or
+ * window (loading/settle.ts) and keeps it only when nothing moved meanwhile: no element added, removed or
  * altered by the page (in the document, inside a shadow root a script attached, or in a frame of the page's
  * own origin: an about:blank frame the page builds a widget in makes no request that would tell of it), no
  * scroll, no resize, no field given another value or state by script, no other element focused, no click or

@@ -1,7 +1,7 @@
 /**
  * Is a frame within what a viewport snapshot shows: its element on screen, or within the band's margin above
  * and below it (region.ts)? The warm-up builds capture helpers only for such frames (warmUp.ts), and the load
- * policy waits only for such frames (session/loading.ts): a snapshot of the screen cannot show the others.
+ * policy waits only for such frames (loading/settle.ts): a snapshot of the screen cannot show the others.
  * A frame without a box (hidden) is not; rejects when the frame's element cannot be read (detached).
  */
 import type { Frame, Page } from 'playwright-core';

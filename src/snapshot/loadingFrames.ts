@@ -10,7 +10,7 @@
  *
  * A frame whose document has come but is not parsed yet is captured as far as its parser has reached, and named
  * as shown in part: its parser may be held by a script or style sheet that does not answer, until the frame is
- * loaded again without it (session/heldFrames.ts), and the model should know that more is to come.
+ * loaded again without it (loading/frameRelease.ts), and the model should know that more is to come.
  */
 import type { Frame } from 'playwright-core';
 import { within } from '../within.js';

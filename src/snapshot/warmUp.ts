@@ -11,7 +11,7 @@
  * navigates), and a warm-up racing it only adds work (navigate is slower with it on small pages).
  * What is left is a document that arrives between calls: a redirect by script or meta refresh, a navigation
  * that commits after its click returned, a page the agent comes back to later. (During a call, the load policy
- * builds them while the page waits on the network, when the renderer is idle anyway: session/loading.ts.)
+ * builds them while the page waits on the network, when the renderer is idle anyway: loading/settle.ts.)
  * Before the document is parsed its worlds are not always in place, and the work could land in the outgoing
  * document instead.
  */

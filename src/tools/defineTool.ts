@@ -9,9 +9,10 @@ import { z } from 'zod';
 import type { ResolvedConfig } from '../config.js';
 import { BrowserToolError, ERROR_CODES, toBrowserToolError } from '../errors.js';
 import type { RefManager } from '../refs.js';
-import type { Deadline } from '../session/deadline.js';
+import type { Deadline } from '../deadline.js';
 import type { SessionRegistry } from '../session/registry.js';
 import type { BrowserSession } from '../session/session.js';
+import type { Tab } from '../session/tab.js';
 import { toModelText, type ResultLike } from './modelText.js';
 import { traceToolCall } from './toolSpan.js';
 
@@ -26,6 +27,8 @@ export interface CallContext {
   refs: RefManager;
   config: ResolvedConfig;
   page: Page;
+  /** The active tab's state (dialogs, downloads, requests); `tab.page` is `page`. */
+  tab: Tab;
   notices: string[];
   deadline: Deadline;
 }
@@ -97,7 +100,7 @@ export function defineBrowserTool<I extends z.ZodTypeAny, O extends z.ZodRawShap
   const failure = z.object({ ok: z.literal(false), error: errorSchema, notices: noticesSchema });
   const outputSchema = z.union([success, failure]);
 
-  return (context: ToolContext) => {
+  const factory = (context: ToolContext) => {
     const tool = createTool({
       id: definition.id,
       description: definition.description,
@@ -108,10 +111,10 @@ export function defineBrowserTool<I extends z.ZodTypeAny, O extends z.ZodRawShap
         const result = (isMastraValidationError(output) ? fromValidationError(output) : output) as ToolResult<z.infer<z.ZodObject<O>>>;
         return definition.toModelOutput ? definition.toModelOutput(result) : toModelText(result as ResultLike);
       }) as (output: unknown) => unknown,
-      execute: async (input: z.infer<I>, mastraContext: unknown) =>
-        traceToolCall(definition.id, mastraContext, () => runTool(definition, context, input, mastraContext), () =>
-          context.registry.peek(sessionKey(mastraContext, context.config))?.tabs.activeTab?.url(),
-        ) as Promise<z.infer<typeof outputSchema>>,
+      execute: async (input: z.infer<I>, mastraContext: unknown) => {
+        const key = sessionKey(mastraContext, context.config);
+        return traceToolCall(definition.id, mastraContext, () => runTool(definition, context, input, key), () => context.registry.peek(key)?.tabs.activeTab?.url()) as Promise<z.infer<typeof outputSchema>>;
+      },
     });
     // Mastra checks arguments against the schema before our code runs and answers with its own error shape;
     // give the model the same `invalid_input` result as every other bad argument.
@@ -122,6 +125,12 @@ export function defineBrowserTool<I extends z.ZodTypeAny, O extends z.ZodRawShap
     }) as typeof tool.execute;
     return tool;
   };
+  /**
+   * The same call made for a person (Studio's address bar) in the session of `key`: queued, timed and recovered
+   * as the agent's calls are, its notices left for the agent's next call.
+   */
+  const runForPerson = (context: ToolContext, input: z.infer<I>, key: string) => runTool(definition, context, input, key, true);
+  return Object.assign(factory, { runForPerson });
 }
 
 interface MastraValidationError {
@@ -170,28 +179,31 @@ async function runTool<I extends z.ZodTypeAny, O extends z.ZodRawShape>(
   definition: BrowserToolDefinition<I, O>,
   context: ToolContext,
   input: z.infer<I>,
-  mastraContext: unknown,
+  key: string,
+  forPerson = false,
 ): Promise<ToolResult<z.infer<z.ZodObject<O>>>> {
   const notices: string[] = [];
   try {
     rejectHugeStrings(input);
     definition.validate?.(input, context.config);
     const budget = budgetOf(definition, input, context.config);
-    const { session, notices: sessionNotices } = await context.registry.get(sessionKey(mastraContext, context.config), budget);
-    notices.push(...sessionNotices);
+    const { session, notices: sessionNotices } = await context.registry.get(key, budget);
+    // A person's call leaves what the session must tell (it was closed and started again) to the agent's next call.
+    if (forPerson) session.tellNextCall(sessionNotices);
+    else notices.push(...sessionNotices);
     const what = definition.id.replace(/^browser_/, '');
     return await session.run(budget, what, async (deadline, active) => {
       notices.push(...active.notices);
-      const pending = session.tabs.eventsOf(active.page).pendingDialog;
+      const pending = active.tab.pendingDialog;
       if (pending && !definition.runsWhileDialogOpen) {
         throw new BrowserToolError('dialog_open', `A ${pending.type} dialog is open: ${JSON.stringify(pending.message)}. The page is frozen until it is answered.`);
       }
-      const call: CallContext = { session, refs: session.refs, config: context.config, page: active.page, notices, deadline };
+      const call: CallContext = { session, refs: session.refs, config: context.config, page: active.page, tab: active.tab, notices, deadline };
       const data = await definition.handle(input, call);
-      const blocked = session.tabs.all().flatMap((tab) => session.tabs.eventsOf(tab).takeBlocked());
+      const blocked = session.tabs.all().flatMap((page) => session.tabs.tabOf(page).takeBlocked());
       if (blocked.length) notices.push(blockedNotice(blocked));
       return { ok: true as const, ...data, ...(notices.length ? { notices } : {}) };
-    }, { slot: !definition.waits, checkTab: !definition.handlesHungTab });
+    }, { slot: !definition.waits, checkTab: !definition.handlesHungTab, forPerson });
   } catch (error) {
     const toolError = toBrowserToolError(error, definition.id.replace(/^browser_/, ''));
     return { ok: false as const, error: toolError.toJSON(), ...(notices.length ? { notices } : {}) };

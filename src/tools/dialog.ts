@@ -16,8 +16,8 @@ export const dialogTool = defineBrowserTool({
     snapshot: z.string().describe('The page after the dialog closed.'),
   },
   runsWhileDialogOpen: true,
-  async handle({ accept, text }, { page, session, refs }) {
-    const answered = await session.tabs.eventsOf(page).answer(accept, text);
+  async handle({ accept, text }, { page, tab, refs }) {
+    const answered = await tab.answer(accept, text);
     if (!answered) throw new BrowserToolError('invalid_input', 'No dialog is waiting for an answer.', { hint: 'Take browser_snapshot to see the page.' });
     // The action that opened the dialog resumes now; let its effects land before looking.
     await page.waitForLoadState('domcontentloaded').catch(() => {});

@@ -6,7 +6,7 @@
  */
 import type { Locator, Page } from 'playwright-core';
 import { BrowserToolError } from '../errors.js';
-import { sleep } from '../session/deadline.js';
+import { sleep } from '../deadline.js';
 import { gripOf } from './dragHandle.js';
 
 /** Which side of the target the dragged element should end up on, in the order of its list. */

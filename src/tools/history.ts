@@ -1,12 +1,9 @@
 import { z } from 'zod';
-import { historyTarget, moveInHistory } from '../session/freshFrame.js';
-import { HUNG_ANSWER_MS } from '../session/loadPage.js';
-import { answers, stopLoading } from '../session/unstick.js';
-import type { CallContext } from './defineTool.js';
-import { defineBrowserTool } from './defineTool.js';
+import { historyTarget, hungBeforeMove, moveInHistory } from '../loading/index.js';
 import { alsoHungNotice } from '../session/tabs.js';
-import { openInPlaceOfHungTab } from './navigate.js';
+import { defineBrowserTool, type CallContext } from './defineTool.js';
 import { effectsShape, observeAction, type Effects } from './observe.js';
+import { openInPlaceOfHungTab } from './pageOpening.js';
 
 type Action = 'back' | 'forward' | 'reload';
 
@@ -18,12 +15,10 @@ export const historyTool = defineBrowserTool({
   handlesHungTab: true,
   budget: 'page',
   async handle({ action }, call) {
-    const { page, deadline, session } = call;
-    // A document still on its way holds the tab's scripts until it commits; the move would replace that load anyway.
-    if (session.tabs.eventsOf(page).traffic.documentPending()) await stopLoading(page);
+    const { page, tab, deadline } = call;
     // A page whose script never ended after the last call keeps its renderer busy, and the page the move leads to
     // would be shown by that renderer: it is opened in a new tab instead, as navigate does.
-    if (!(await answers(page, Math.min(HUNG_ANSWER_MS, deadline.forStep() / 3)))) return reopenInNewTab(action, call);
+    if (await hungBeforeMove(tab, deadline)) return reopenInNewTab(action, call);
     // The load policy (observeAction) decides when the page is usable; here only the move itself is waited for.
     const options = () => ({ waitUntil: 'commit' as const, timeout: deadline.forStep() });
     let moved = true;
@@ -31,7 +26,7 @@ export const historyTool = defineBrowserTool({
     const effects = await observeAction(call, async () => {
       if (action === 'reload') await page.reload(options());
       else {
-        // Steps over the empty page a fresh frame left between two pages (freshFrame.ts).
+        // Steps over the empty page a renewed browsing instance left between two pages (loading/historyMoves.ts).
         const response = await moveInHistory(page, action, options);
         // Playwright answers null both for "no history entry" and for same-document moves; the URL tells them apart.
         moved = response !== null || page.url() !== urlBefore;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ResolvedRef } from '../refs.js';
 import type { CallContext } from './defineTool.js';
-import { afterFrameHold } from './frameHold.js';
+import { untilFrameRenders } from '../loading/index.js';
 
 export const refSchema = z
   .string()
@@ -13,12 +13,23 @@ function targetLabel(target: Pick<ResolvedRef, 'ref' | 'role' | 'name'>): string
 }
 
 /**
- * Resolves a ref for an action, once the frame it is in renders (frameHold.ts), and passes the ref manager's
- * notices on to the result.
+ * Resolves a ref for an action, once the frame it is in renders (loading/frameWait.ts), and passes the ref
+ * manager's notices on to the result.
  */
 export async function resolveTarget(call: CallContext, ref: string, verb: string): Promise<ResolvedRef & { label: string }> {
   const action = `${verb} ${ref}`;
   const target = await afterFrameHold(call, await call.refs.resolve(call.page, ref, action), action);
   call.notices.push(...target.notices);
   return { ...target, label: targetLabel(target) };
+}
+
+/** `target` once its frame renders; when its frame was loaded again meanwhile, the same element found there. */
+async function afterFrameHold(call: CallContext, target: ResolvedRef, action: string): Promise<ResolvedRef> {
+  const { page, tab, deadline } = call;
+  const frame = await untilFrameRenders({ page, traffic: tab.traffic, deadline }, target.locator, action);
+  if (frame === 'unchanged') return target;
+  const again = await call.refs.resolve(page, target.ref, action);
+  if (frame === 'replaced') return again;
+  const told = `${target.ref} is in a frame that showed nothing while a style sheet it needs did not answer. The frame was loaded again without the sheet, and the action went to ${again.ref === target.ref ? 'the same element' : again.ref} there.`;
+  return { ...again, notices: [...target.notices, told, ...again.notices] };
 }

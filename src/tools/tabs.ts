@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { BrowserToolError } from '../errors.js';
-import { normalizeUrl } from './navigate.js';
-import { loadPage } from '../session/loadPage.js';
+import { loadPage } from '../loading/index.js';
 import { NOT_RESPONDING } from '../session/tabs.js';
 import { defineBrowserTool } from './defineTool.js';
 import { loadingSchema } from './observe.js';
+import { normalizeUrl } from './pageOpening.js';
 
 export const tabsTool = defineBrowserTool({
   id: 'browser_tabs',
@@ -30,14 +30,14 @@ export const tabsTool = defineBrowserTool({
       const target = url === undefined ? undefined : normalizeUrl(url, config);
       const page = await session.tabs.open();
       if (target) {
-        const loaded = await loadPage(page, target, session.tabs.eventsOf(page), deadline, config, undefined, () => refs.capture(page));
+        const loaded = await loadPage(session.tabs.tabOf(page), target, { deadline, settle: config.settle, early: () => refs.capture(page) });
         loading = loaded.loading;
         snapshot = (await refs.snapshot(page, {}, loaded.snapshot)).formatted.text;
       }
     } else if (action === 'switch') {
       if (index === undefined) throw new BrowserToolError('invalid_input', '"switch" needs the index of a tab from "list".');
       const page = await session.tabs.switchTo(index);
-      if (!session.tabs.eventsOf(page).pendingDialog) snapshot = (await refs.snapshot(page)).formatted.text;
+      if (!session.tabs.tabOf(page).pendingDialog) snapshot = (await refs.snapshot(page)).formatted.text;
     } else if (action === 'close') {
       await session.tabs.close(index);
     }

@@ -5,7 +5,7 @@
  */
 import type { BrowserContextOptions } from 'playwright-core';
 import { z } from 'zod';
-import { BrowserToolError } from '../errors.js';
+import { BrowserToolError } from './errors.js';
 
 export type BrowserSettings = Pick<BrowserContextOptions, 'proxy' | 'userAgent' | 'locale' | 'timezoneId' | 'geolocation' | 'extraHTTPHeaders' | 'permissions' | 'colorScheme'>;
 

@@ -1,17 +1,17 @@
 /**
- * Requests refused, as an ad blocker would, once the load policy gave up on them: the page (building.ts,
- * loading.ts) or one of its frames (heldFrames.ts) is loaded again without them (CDP Network.setBlockedURLs).
+ * Requests refused, as an ad blocker would, once the load policy gave up on them: the page (untilBuilt.ts,
+ * settle.ts) or one of its frames (frameRelease.ts) is loaded again without them (CDP Network.setBlockedURLs).
  *
  * Chromium matches each pattern anywhere in an address, so an address refuses itself. But an ad or tracking tag
  * often adds a timestamp or a random number to its address so that no cache answers it
  * (`deck_js.php?1795792707250`): the page loaded again asks for another form of it, which the first does not
- * refuse, and which its server does not answer either. So each load waited the whole cap again (DECISIONS 90).
+ * refuse, and which its server does not answer either. So each load waited the whole cap again.
  * Such a form is given up on at once (`Refusals.refusedBefore`), and the address is then refused without its
  * query, which refuses every form of it. Otherwise an address keeps its query: a combo loader (`/combo?a.js&b.js`)
  * serves many of a page's scripts from one path.
  */
 import type { CDPSession, Page, Request } from 'playwright-core';
-import type { Deadline } from './deadline.js';
+import type { Deadline } from '../deadline.js';
 import { stopLoading } from './unstick.js';
 
 /**

@@ -5,12 +5,12 @@
  * - a style sheet: Chromium paints nothing in the frame until it arrives (and runs no script the markup puts
  *   after it), so nothing in the frame can be clicked, typed into or seen in a screenshot, while its snapshot
  *   still reads as if it could. Its `<link>` is taken out of the frame's document, and the frame renders without
- *   it (DECISIONS 83). One pulled in by `@import`, which no `<link>` names, is refused instead, as below, when the
+ *   it. One pulled in by `@import`, which no `<link>` names, is refused instead, as below, when the
  *   frame still does not paint (89).
  * - a script the frame's parser waits on: everything the frame's markup has after it is never parsed, in this
  *   snapshot and every later one. The frame alone is loaded again with it refused (87); an `async` or inserted
  *   script holds nothing back (the frame is parsed), and its frame is left alone.
- * The main document's are dealt with by the load policy while the page settles (loading.ts, building.ts); a
+ * The main document's are dealt with by the load policy while the page settles (settle.ts, untilBuilt.ts); a
  * frame's are watched for here, for the tab's whole life (a frame the page adds later too), once a request has
  * gone the settle cap without its whole answer. A slow server's (an answer within the cap) is waited for. A frame
  * is loaded again only when its document came by GET from an http(s) address or from its element's `srcdoc` (a
@@ -115,7 +115,7 @@ export function unholdFrames(page: Page, traffic: Traffic, capMs: number): void 
 /**
  * True when `frame` waits on a style sheet of its own that has not come and paints nothing meanwhile: an action on
  * an element in it would wait for the frame to render, and be cut short when the frame is loaded again without the
- * sheet at the cap. The action waits for the frame to be released first (tools/frameHold.ts). Costs an animation
+ * sheet at the cap. The action waits for the frame to be released first (frameWait.ts). Costs an animation
  * frame, or a second when the frame is held, and only while such a sheet is on its way.
  */
 export async function heldBySheet(frame: Frame, traffic: Traffic): Promise<boolean> {

@@ -1,43 +1,32 @@
 /**
- * A fresh frame for a tab that has shown many pages of one site (DECISIONS 81).
+ * A new browsing instance (a fresh frame) for a tab that has shown many pages of one site.
  *
  * Chromium keeps a tab's frame for as long as it shows pages of one site. Playwright gives every document an
  * isolated world of its own (its utility world, where snapshots and refs are computed), and the frame keeps each
  * of those worlds and builds all of them again in every later document. So a tab grows slower with every page of
- * the site it shows: about 1 ms more per document at DOMContentLoaded, a 16 ms page taking ~100 ms after a
- * hundred (STATE 13). This holds for any Playwright-driven browser. A page of another site gets a new frame, and
- * the frame starts over.
+ * the site it shows, in any Playwright-driven browser. A page of another site gets a new frame, and the frame
+ * starts over.
  *
  * So before `loadPage` opens a page of the site whose pages the tab has shown `RENEW_AFTER` times in a row, the
- * tab first passes through an empty page of no site (a data: URL, ~20 ms). The page asked for then opens in a
- * new frame (a new browsing instance). With the launched browser's process per site (config.ts) that frame is
- * made in the process the site already has; without it, a new process starts for it (~80 to 130 ms more when
- * the page's server answers at once). The empty page stays in the tab's history between the two pages, so
+ * tab first passes through an empty page of no site (a data: URL, which comes from no server). The page asked
+ * for then opens in a new frame (a new browsing instance). With the launched browser's process per site
+ * (config.ts) that frame is made in the process the site already has, instead of waiting for a new one. The empty page stays in the tab's history between the two pages, so
  * browser_history and navigate's way back step over it (`moveInHistory`). The frames left behind are garbage in
  * the site's process, collected once the session is quiet (`collectLeftovers`).
  */
-import type { Page, Response } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { stage } from '../stages.js';
-import type { Deadline } from './deadline.js';
+import type { Deadline } from '../deadline.js';
 import { schemefulSiteOf } from './sites.js';
 import { stopLoading } from './unstick.js';
 import { within } from '../within.js';
+import { BETWEEN_PAGES, isBetweenPages, moveInHistory, untilParsed } from './historyMoves.js';
 
 /**
  * Documents of one site in a row before the next navigate renews the frame. Each costs the ones after it about
  * 1 ms, and a renewal costs ~20 ms: every 10 keeps the average cost near 6 ms a page, and the empty pages rare.
  */
 export const RENEW_AFTER = 10;
-
-/** The empty page, as a model would read it should a page's own script send the tab back onto it. */
-const BETWEEN_PAGES = `data:text/html,${encodeURIComponent(
-  '<!doctype html><title>Between two pages</title><p>An empty page the browser passed through between two pages. Go back or forward once more.</p>',
-)}`;
-
-/** The empty page a renewal puts between two pages. */
-export function isBetweenPages(url: string): boolean {
-  return url === BETWEEN_PAGES;
-}
 
 /** How long the empty page may take to arrive; it comes from no server, so only a busy machine delays it. */
 const RENEW_MS = 2_000;
@@ -52,7 +41,7 @@ const COLLECT_MS = 3_000;
  * How many documents of one site a tab's frame has shown in a row, the renewal that starts it over, and the
  * garbage the frames it left behind hold in the site's process.
  */
-export class FrameAge {
+export class InstanceAge {
   private site = '';
   private documents = 0;
   /** Renewals since the renderer last collected its garbage (`collectLeftovers`). */
@@ -91,8 +80,8 @@ export class FrameAge {
   /**
    * Has the tab's renderer collect the garbage the frames it renewed away left (their documents, their script
    * worlds). With one process per site (config.ts) the renderer outlives the frames: V8 collects such garbage
-   * lazily and Chromium mostly when the renderer has been idle for a while, so a tab kept busy on one site grew
-   * to ~1 GB over a hundred pages (DECISIONS 97, 98). Called when the session has a quiet moment (Tabs), and by a
+   * lazily and Chromium mostly when the renderer has been idle for a while, so a tab kept busy on one site would
+   * grow without end. Called when the session has a quiet moment (Tabs), and by a
    * renewal that found the last one's garbage still there. Nothing to do without a renewal since the last time.
    * Waits at most `ms`; the collection then finishes on its own.
    */
@@ -141,42 +130,4 @@ export class FrameAge {
     }
     this.documents++;
   }
-}
-
-/**
- * Goes back or forward one page in the tab's history, stepping over the empty page a renewal left there. The
- * answer is Playwright's: null when there was nowhere to go, or the move stayed in the document.
- */
-export async function moveInHistory(page: Page, direction: 'back' | 'forward', options: () => { waitUntil: 'commit' | 'domcontentloaded'; timeout: number }): Promise<Response | null> {
-  const move = () => (direction === 'back' ? page.goBack(options()) : page.goForward(options()));
-  const response = await move();
-  if (!isBetweenPages(page.url())) return response;
-  await untilParsed(page, options().timeout);
-  return move();
-}
-
-/**
- * The address a history move would land on (for `reload`, the page shown), stepping over the empty page a
- * renewal left; undefined when there is nowhere to go. Chromium's browser process answers this even when the
- * tab's renderer is hung.
- */
-export async function historyTarget(page: Page, action: 'back' | 'forward' | 'reload'): Promise<string | undefined> {
-  const cdp = await page.context().newCDPSession(page);
-  try {
-    const { currentIndex, entries } = await cdp.send('Page.getNavigationHistory');
-    const step = action === 'back' ? -1 : action === 'forward' ? 1 : 0;
-    let index = currentIndex + step;
-    while (step && entries[index] && isBetweenPages(entries[index]!.url)) index += step;
-    return entries[index]?.url;
-  } finally {
-    void cdp.detach().catch(() => {});
-  }
-}
-
-/**
- * Waits until the tab's page is parsed: a history move asked for before that fails at once in Chromium ("Not
- * attached to an active page").
- */
-function untilParsed(page: Page, timeout: number): Promise<void> {
-  return page.waitForLoadState('domcontentloaded', { timeout });
 }

@@ -1,10 +1,11 @@
 /**
- * A tab's requests as the load policy (loading.ts) sees them: which are in flight, when one last started or
- * ended, and which of them the page is waited for. One `Traffic` per tab, held by its `PageEvents`.
+ * A tab's requests as the load policy (settle.ts) sees them: which are in flight, when one last started or
+ * ended, and which of them the page is waited for. One `Traffic` per tab, held by its `Tab` (session/tab.ts).
  */
 import type { Frame, Page, Request } from 'playwright-core';
 import { ChromiumNetwork } from './chromiumNetwork.js';
-import { Questions } from './polls.js';
+import { FrameDocuments } from './frameDocuments.js';
+import { Questions } from './questions.js';
 import { readMarkup, type MarkupReading } from './markup.js';
 import { RequestWaits } from './requestWaits.js';
 import { hostOf, siteOfUrl } from './sites.js';
@@ -40,14 +41,8 @@ export class Traffic {
   private documentSite = '';
   /** What the main document's markup says about its requests (markup.ts); unknown until it has been read. */
   private markup: MarkupReading | undefined;
-  /** Frames whose current document has been parsed (DOMContentLoaded). */
-  private readonly parsedFrames = new WeakSet<Frame>();
-  private readonly frameDocuments = new WeakMap<Frame, number>();
-  /** Documents of frames whose answer has begun: the frame has something to show. */
-  private readonly answeredDocuments = new WeakSet<Request>();
-  /** Frames of the tab's document found outside what a viewport snapshot shows (`placeFrame`), and those found inside. */
-  private readonly framesOutOfView = new WeakSet<Frame>();
-  private readonly framesPlaced = new WeakSet<Frame>();
+  /** The frames inside the page: whether each has its document, has parsed it, and where it sits. */
+  private readonly frames: FrameDocuments;
 
   /** What the tab's document has asked for data since it loaded or since the last action (`isPoll`). */
   private readonly questions = new Questions();
@@ -60,6 +55,8 @@ export class Traffic {
   constructor(private readonly page: Page) {
     this.network = new ChromiumNetwork(page, (url) => this.sortInFlight((request) => request.url() === url));
     this.waits = new RequestWaits(this.network, () => this.pendingRequests());
+    // Once a frame is parsed, what it still loads may no longer be waited for.
+    this.frames = new FrameDocuments(page, () => this.sortInFlight());
     page.on('request', (request) => {
       // blob:, data: and the like come from the tab itself: nothing to wait for, and Playwright may never end them.
       if (!request.isNavigationRequest() && !/^https?:/i.test(request.url())) return;
@@ -85,13 +82,13 @@ export class Traffic {
     page.on('requestfailed', done);
     page.on('response', (response) => {
       const request = response.request();
-      if (request.isNavigationRequest()) this.answeredDocuments.add(request);
+      if (request.isNavigationRequest()) this.frames.documentAnswered(request);
       // An event stream, once open, stays open for as long as the page lives: waiting for its end would hold
       // every such page for the whole quiet window. What its messages change is done by script.
       else if (this.inflight.has(request) && isEventStream(request, response.headers()['content-type'])) this.notAwaited.add(request);
     });
     page.on('framenavigated', (frame) => {
-      if (frame !== page.mainFrame()) void this.watchParse(frame);
+      if (frame !== page.mainFrame()) this.frames.navigated(frame);
     });
   }
 
@@ -228,7 +225,7 @@ export class Traffic {
    */
   framesAwaitingDocument(): Array<{ frame: Frame; host: string }> {
     return this.pendingRequests()
-      .filter((request) => request.isNavigationRequest() && request.frame() !== this.page.mainFrame() && !this.answeredDocuments.has(request))
+      .filter((request) => request.isNavigationRequest() && request.frame() !== this.page.mainFrame() && !this.frames.answered(request))
       .map((request) => ({ frame: request.frame(), host: hostOf(request.url()) }));
   }
 
@@ -238,10 +235,7 @@ export class Traffic {
    * next document is on its way is also in `framesAwaitingDocument`, which the capture leaves out first.
    */
   framesBeingParsed(): Array<{ frame: Frame; host: string }> {
-    return this.page
-      .frames()
-      .filter((frame) => this.frameDocuments.has(frame) && !this.parsedFrames.has(frame) && !frame.isDetached())
-      .map((frame) => ({ frame, host: hostOf(frame.url()) }));
+    return this.frames.beingParsed().map((frame) => ({ frame, host: hostOf(frame.url()) }));
   }
 
   /**
@@ -252,8 +246,8 @@ export class Traffic {
     const frames = new Set<Frame>();
     for (const request of this.inflight) {
       if (request === this.document || this.notAwaited.has(request)) continue;
-      const frame = this.frameOfDocument(request.frame());
-      if (frame && !this.framesPlaced.has(frame)) frames.add(frame);
+      const frame = this.frames.ofDocument(request.frame());
+      if (frame && !this.frames.placed(frame)) frames.add(frame);
     }
     return [...frames];
   }
@@ -264,20 +258,8 @@ export class Traffic {
    * embedded videos or ads far down would otherwise be held by its slowest frame.
    */
   placeFrame(frame: Frame, inView: boolean): void {
-    this.framesPlaced.add(frame);
-    if (inView) return;
-    this.framesOutOfView.add(frame);
-    this.sortInFlight();
-  }
-
-  /**
-   * The frame of the tab's document that holds `frame`: itself, or the ancestor whose parent is the main frame;
-   * undefined for the main frame. Frames are placed (`placeFrame`) at that level.
-   */
-  private frameOfDocument(frame: Frame): Frame | undefined {
-    let current = frame;
-    while (current.parentFrame() && current.parentFrame() !== this.page.mainFrame()) current = current.parentFrame()!;
-    return current.parentFrame() ? current : undefined;
+    this.frames.place(frame, inView);
+    if (!inView) this.sortInFlight();
   }
 
   /** Shaping requests in flight (the page's own document aside) for which `also` holds. */
@@ -287,7 +269,7 @@ export class Traffic {
     return count;
   }
 
-  /** A data request of the tab's document asking again what it asked since it loaded or the last action (polls.ts). */
+  /** A data request of the tab's document asking again what it asked since it loaded or the last action (questions.ts). */
   private isPoll(request: Request): boolean {
     return request.frame() === this.page.mainFrame() && this.questions.askedAgain(request);
   }
@@ -304,8 +286,7 @@ export class Traffic {
    */
   private isNotWaitedFor(request: Request): boolean {
     const frame = request.frame();
-    const placed = this.frameOfDocument(frame);
-    if (placed && this.framesOutOfView.has(placed)) return true;
+    if (this.frames.outOfView(frame)) return true;
     const site = this.documentSite;
     if (!site) return false;
     if (frame === this.page.mainFrame()) {
@@ -318,7 +299,7 @@ export class Traffic {
       return !!scripts?.length && scripts.every((url) => this.othersCode(url));
     }
     const frameSite = siteOfUrl(frame.url()); // none for about:blank or srcdoc: such a frame is the page's own
-    return !request.isNavigationRequest() && frameSite !== '' && frameSite !== site && this.parsedFrames.has(frame);
+    return !request.isNavigationRequest() && frameSite !== '' && frameSite !== site && this.frames.parsed(frame);
   }
 
   /** True for a script of a site the tab's document does not wait for (markup.ts); false for its own or an unknown one. */
@@ -335,20 +316,6 @@ export class Traffic {
       .catch(() => '');
     if (document !== this.document) return;
     this.markup = readMarkup(html, document.url());
-    this.sortInFlight();
-  }
-
-  /**
-   * Once a frame is parsed, what it still loads is its own business, when it is of another site. A frame that
-   * has not parsed in a minute counts as parsed too.
-   */
-  private async watchParse(frame: Frame): Promise<void> {
-    const loads = (this.frameDocuments.get(frame) ?? 0) + 1;
-    this.frameDocuments.set(frame, loads);
-    this.parsedFrames.delete(frame);
-    await frame.waitForLoadState('domcontentloaded', { timeout: 60_000 }).catch(() => {});
-    if (this.frameDocuments.get(frame) !== loads || frame.isDetached()) return;
-    this.parsedFrames.add(frame);
     this.sortInFlight();
   }
 

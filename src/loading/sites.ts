@@ -1,6 +1,6 @@
 /**
  * Sites: whose code a request is, the page's own or another site's (a tag manager, analytics, ads, a widget).
- * The load policy waits for the first and not for the second (traffic.ts; DECISIONS 60 and 61); which sites
+ * The load policy waits for the first and not for the second (traffic.ts); which sites
  * are the page's own, its markup says (markup.ts). Also the host of a URL as results name it.
  */
 

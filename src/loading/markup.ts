@@ -1,7 +1,7 @@
 /**
  * What a document's markup says about the requests it makes, read from the HTML as sent (traffic.ts reads it
- * once the main document has arrived): which sites the page waits for (its own code, DECISIONS 61) and which
- * style sheets are for print or another medium than a screen (DECISIONS 62, 65). One regular expression over
+ * once the main document has arrived): which sites the page waits for (its own code) and which
+ * style sheets are for print or another medium than a screen. One regular expression over
  * the tags, not a parser: a tag written inside an inline script counts too, which errs towards waiting.
  */
 import { siteOfUrl } from './sites.js';

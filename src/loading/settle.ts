@@ -10,22 +10,15 @@ import { changedSinceWatch, watchChanges } from '../snapshot/changes.js';
 import { frameInView } from '../snapshot/frameInView.js';
 import { holdIfLooping, markHeld, type Loop } from '../snapshot/navigating.js';
 import { stage, stageSync } from '../stages.js';
-import { sleep, type Deadline } from './deadline.js';
-import { blockingStuck, builtOrBlocked, dueAlongside, overdueSinceAsked, warmUpWhileWaiting } from './building.js';
+import { sleep, type Deadline } from '../deadline.js';
+import { blockingStuck, untilBuiltOrBlocked, reachingCapAlongside, overdueSinceRequested, warmUpWhileWaiting } from './untilBuilt.js';
 import { Refusals } from './refusals.js';
 import { hostOf } from './sites.js';
 import { removeSheetLinks, stopLoading } from './unstick.js';
 import type { Traffic } from './traffic.js';
+import type { SettlePolicy } from '../config.js';
 
-export interface SettlePolicy {
-  /**
-   * The page counts as settled once no request that shapes it started or ended for this long (some may never
-   * answer), or for a tenth of it when all of them have been answered.
-   */
-  quietMs: number;
-  /** And at the latest this long after its document was parsed. */
-  maxMs: number;
-}
+export type { SettlePolicy };
 
 export interface Settled<T = never> {
   /** False when the document itself was still arriving at the deadline (a page streamed for ever). */
@@ -50,7 +43,7 @@ export type EarlySnapshot<T> = () => Promise<T>;
  * DOMContentLoaded does not come) would leave the page half-built, and a style sheet in its head that does not
  * answer leaves it unable to render (nothing can be clicked). Style sheets alone are taken out of the document,
  * which then renders and parses on; a script is refused by loading the page once more without it, as an ad
- * blocker would (building.ts); a page that cannot be loaded again (a form's POST) is stopped where it is,
+ * blocker would (untilBuilt.ts); a page that cannot be loaded again (a form's POST) is stopped where it is,
  * which lets it render. A page that keeps loading itself again (a reload or refresh loop) is held on one
  * document and read as it stands.
  */
@@ -84,14 +77,14 @@ async function settleUnlessLooping<T>(page: Page, traffic: Traffic, deadline: De
 async function settleRefusing<T>(page: Page, traffic: Traffic, deadline: Deadline, policy: SettlePolicy, loop: Loop, refusals: Refusals, early?: EarlySnapshot<T>): Promise<Settled<T>> {
   // A script or style sheet the parser or rendering waits on is given up on after the cap, or half the call's
   // time if less: a style sheet is taken out of the page; for a script the page is loaded again without it, in
-  // the time left (building.ts). The page loaded again may be held by another one it had not reached before.
+  // the time left (untilBuilt.ts). The page loaded again may be held by another one it had not reached before.
   const giveUpMs = Math.min(policy.maxMs, deadline.forStep() / 2);
   const warmUp = early ? warmUpWhileWaiting(page, traffic) : undefined;
   const givenUp = new Map<string, Request>();
   // Another form of an address already given up on (a cache-busting query) is refused too, but is one request to the model.
   const newForms = new Set<string>();
   for (;;) {
-    const outcome = await stage('load: until parsed', () => builtOrBlocked(page, traffic, deadline, policy.quietMs, giveUpMs, loop.stopped, refusals.refusedBefore)).finally(() => warmUp?.stop());
+    const outcome = await stage('load: until parsed', () => untilBuiltOrBlocked(page, traffic, deadline, policy.quietMs, giveUpMs, loop.stopped, refusals.refusedBefore)).finally(() => warmUp?.stop());
     if (page.isClosed()) return { parsed: true };
     if (outcome === 'late') return { parsed: false, loading: describeLoading(traffic, 'its document is still arriving') };
     if (outcome === 'built') break;
@@ -109,8 +102,8 @@ async function settleRefusing<T>(page: Page, traffic: Traffic, deadline: Deadlin
       continue;
     }
     if ((refusals.reloads === 0 || (refusals.reloads < MAX_RELOADS && deadline.forStep() > 2 * giveUpMs)) && traffic.documentMethod() === 'GET' && !loop.held()) {
-      for (const request of overdueSinceAsked(traffic, giveUpMs)) givenUp.set(request.url(), request);
-      for (const request of await dueAlongside(traffic, giveUpMs, new Set(givenUp.keys()), deadline)) givenUp.set(request.url(), request);
+      for (const request of overdueSinceRequested(traffic, giveUpMs)) givenUp.set(request.url(), request);
+      for (const request of await reachingCapAlongside(traffic, giveUpMs, new Set(givenUp.keys()), deadline)) givenUp.set(request.url(), request);
       loop.ownLoad();
       await stage('load: again, refusing', () => refusals.reload(page, [...givenUp.keys()], deadline));
       continue;

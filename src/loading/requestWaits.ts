@@ -1,8 +1,8 @@
 /**
  * How long each of a tab's pending requests has waited, and on whom: on its server (it went out and no answer
  * came), or on the browser (held back behind the six connections Chromium opens to an HTTP/1.1 server, or behind
- * more urgent requests). The load policy gives up on a request by its time on its server only (building.ts;
- * DECISIONS 85, 86): a request queued behind others is not a sign of a server that does not answer. One per tab,
+ * more urgent requests). The load policy gives up on a request by its time on its server only (untilBuilt.ts):
+ * a request queued behind others is not a sign of a server that does not answer. One per tab,
  * held by its `Traffic`.
  */
 import type { Request } from 'playwright-core';

@@ -4,27 +4,42 @@
  * but whose page never came.
  */
 import type { Frame, Page, Request } from 'playwright-core';
-import { sleep } from './deadline.js';
+import { sleep, type Deadline } from '../deadline.js';
+import type { Traffic } from './traffic.js';
+import { within } from '../within.js';
 
 /** True when the tab runs a trivial script within `ms`: a hung renderer (an endless loop) does not. */
-export async function responds(page: Page, ms: number): Promise<boolean> {
-  const answer = page.evaluate('1').then(
+export async function runsScript(page: Page, ms: number): Promise<boolean> {
+  const ran = page.evaluate('1').then(
     () => true,
     () => false,
   );
-  return Promise.race([answer, sleep(ms).then(() => false)]);
+  return (await within(ran, ms)) ?? false;
 }
 
 /**
- * True when the tab gives any answer to a trivial script within `ms`, a failure included: a document being
- * replaced as it is asked answers with one, and only a hung renderer says nothing at all.
+ * True when the tab's renderer gives any answer to a trivial script within `ms`, a failure included (unlike
+ * `runsScript`): a document being replaced as it is asked answers with one, and only a hung renderer says nothing.
  */
-export async function answers(page: Page, ms: number): Promise<boolean> {
-  const answer = page.evaluate('1').then(
+export async function rendererAnswers(page: Page, ms: number): Promise<boolean> {
+  const answered = page.evaluate('1').then(
     () => true,
     () => true,
   );
-  return Promise.race([answer, sleep(ms).then(() => false)]);
+  return (await within(answered, ms)) ?? false;
+}
+
+/** How long a tab that may be hung is given to answer a trivial script. */
+export const HUNG_ANSWER_MS = 3_000;
+
+/**
+ * Before a history move: a document still on its way holds the tab's scripts until it commits (the move would
+ * replace that load anyway), so it is stopped. True when the tab's renderer is hung after that: the page the move
+ * leads to would be shown by that renderer, so the caller opens it in a new tab instead.
+ */
+export async function hungBeforeMove({ page, traffic }: { page: Page; traffic: Traffic }, deadline: Deadline): Promise<boolean> {
+  if (traffic.documentPending()) await stopLoading(page);
+  return !(await rendererAnswers(page, Math.min(HUNG_ANSWER_MS, deadline.forStep() / 3)));
 }
 
 /** Stops a load in progress (Chromium's stop button). A tab wedged by a load answers again at once. */

@@ -3,19 +3,19 @@
  * the tab's own:
  * - who made a data request: the scripts on the call stack when the page called `fetch` or `XMLHttpRequest`
  *   (its initiator). The load policy treats an analytics script's collect call like the script itself: other
- *   sites' code is not waited for (traffic.ts; DECISIONS 60, 66). Asked only about the main document's requests
+ *   sites' code is not waited for (traffic.ts). Asked only about the main document's requests
  *   (a frame's are sorted by whose frame it is).
  * - whether and when a request went out to its server. The browser holds some back: a seventh request to an
  *   HTTP/1.1 server already holding six, or a page's later requests while its head style sheets are out. Such a
  *   request is waiting on the browser, not on a server that does not answer: its time on its server is counted
- *   from when it went out (building.ts; DECISIONS 85, 86). Chromium may tell of a request going out before it
+ *   from when it went out (untilBuilt.ts). Chromium may tell of a request going out before it
  *   tells of the request.
  * - the priority the browser gave a request: a script inserted by script gets a low one, and the parser does not
- *   wait on it (DECISIONS 86).
+ *   wait on it.
  * All are keyed by URL: the latest request to a URL is the one known.
  */
 import type { Page } from 'playwright-core';
-import { sleep } from './deadline.js';
+import { sleep } from '../deadline.js';
 import { originOf } from './sites.js';
 
 interface StackTrace {

@@ -1,43 +1,49 @@
 /**
- * An element inside a frame that a style sheet which never answers keeps from rendering (session/heldFrames.ts):
+ * An element inside a frame that a style sheet which never answers keeps from rendering (frameRelease.ts):
  * Playwright would wait for the frame to paint, and at the settle cap the frame is loaded again without the sheet,
  * which takes the element away from under the waiting action, so it ran out of time. The action waits for the
  * frame to be released instead (the sheet comes, is taken out, or the frame is loaded again without it), then
- * finds its element again in what the frame shows now. A frame left held on purpose (heldFrames says why) is
+ * finds its element again in what the frame shows now (the caller resolves its ref again). A frame left held on purpose (frameRelease.ts says why) is
  * reported at once.
  */
-import type { Frame, Locator } from 'playwright-core';
+import type { Frame, Locator, Page } from 'playwright-core';
 import { BrowserToolError } from '../errors.js';
-import type { ResolvedRef } from '../refs.js';
-import { sleep } from '../session/deadline.js';
-import { heldBySheet, leftHeldBecause, parsedWithin, sheetsOnTheirWayInFrames } from '../session/heldFrames.js';
-import { hostOf } from '../session/sites.js';
-import type { CallContext } from './defineTool.js';
+import { sleep, type Deadline } from '../deadline.js';
+import { heldBySheet, leftHeldBecause, parsedWithin, sheetsOnTheirWayInFrames } from './frameRelease.js';
+import { hostOf } from './sites.js';
+import type { Traffic } from './traffic.js';
 
 /** How often a held frame is looked at again (each look costs up to a second more while it is held). */
 const LOOK_MS = 200;
 
-/** `target` once its frame renders; when its frame was loaded again meanwhile, the same element found there. */
-export async function afterFrameHold(call: CallContext, target: ResolvedRef, action: string): Promise<ResolvedRef> {
-  const { page } = call;
-  const traffic = call.session.tabs.eventsOf(page).traffic;
+/**
+ * Waits until the frame of the element `locator` finds renders. `unchanged`: it rendered all along, or was
+ * released where it stood, and the element is still there; `replaced`: its frame was loaded again (or went), so
+ * the element must be looked for anew; `reloaded`: it was loaded again without what held it, which the agent
+ * should be told. Throws when the frame is left held, or the deadline comes first.
+ */
+export async function untilFrameRenders(
+  { page, traffic, deadline }: { page: Page; traffic: Traffic; deadline: Deadline },
+  locator: Locator,
+  action: string,
+): Promise<'unchanged' | 'replaced' | 'reloaded'> {
   // Only a frame's own style sheet still on its way holds it: nothing to look at on almost every action.
-  if (!sheetsOnTheirWayInFrames(page, traffic)) return target;
-  const frame = await elementFrame(target.locator, call.deadline.forStep());
-  if (!frame || frame === page.mainFrame()) return target;
+  if (!sheetsOnTheirWayInFrames(page, traffic)) return 'unchanged';
+  const frame = await elementFrame(locator, deadline.forStep());
+  if (!frame || frame === page.mainFrame()) return 'unchanged';
   // A frame out of view may run no animation frame, held or not (Chromium throttles it): it is brought into view
   // first, as the action would bring it.
-  await intoView(frame, call.deadline.forStep());
-  if (!(await heldBySheet(frame, traffic))) return target;
+  await intoView(frame, deadline.forStep());
+  if (!(await heldBySheet(frame, traffic))) return 'unchanged';
 
   for (;;) {
-    if (frame.isDetached()) return call.refs.resolve(page, target.ref, action);
+    if (frame.isDetached()) return 'replaced';
     if (!(await heldBySheet(frame, traffic))) {
       // Released where it stood (the sheet came, or was taken out): the element is still there.
-      if ((await target.locator.count().catch(() => 0)) === 1) return target;
+      if ((await locator.count().catch(() => 0)) === 1) return 'unchanged';
       // Loaded again: once the new document is parsed and renders, the element is looked for there.
-      await parsedWithin(frame, Math.min(LOOK_MS * 5, call.deadline.forStep()));
-      if (!(await heldBySheet(frame, traffic))) break;
+      await parsedWithin(frame, Math.min(LOOK_MS * 5, deadline.forStep()));
+      if (!(await heldBySheet(frame, traffic))) return 'reloaded';
     }
     const why = leftHeldBecause(frame);
     if (why) {
@@ -46,16 +52,13 @@ export async function afterFrameHold(call: CallContext, target: ResolvedRef, act
         retryable: false,
       });
     }
-    if (call.deadline.forStep() <= LOOK_MS) {
+    if (deadline.forStep() <= LOOK_MS) {
       throw new BrowserToolError('timeout', `${action}: the frame it is in (${hostOf(frame.url())}) has shown nothing yet: a style sheet it waits for has not answered.`, {
         hint: 'Retry in a few seconds: a frame held this way is loaded again without the sheet. Or act on the rest of the page.',
       });
     }
     await sleep(LOOK_MS);
   }
-  const again = await call.refs.resolve(page, target.ref, action);
-  const told = `${target.ref} is in a frame that showed nothing while a style sheet it needs did not answer. The frame was loaded again without the sheet, and the action went to ${again.ref === target.ref ? 'the same element' : again.ref} there.`;
-  return { ...again, notices: [...target.notices, told, ...again.notices] };
 }
 
 /** The frame the element sits in. */

@@ -4,7 +4,8 @@
  * holds a call past its deadline. Work cut off this way goes on in the background; the session checks the
  * tab before its next call (see BrowserSession.recover).
  */
-import { BrowserToolError } from '../errors.js';
+import { BrowserToolError } from './errors.js';
+import { within } from './within.js';
 
 /** Time kept back at the end of a call to take a snapshot of the page as it stands and to answer. */
 const ANSWER_RESERVE_MS = 1_500;
@@ -46,22 +47,18 @@ export class Deadline {
    * should get `remaining()` instead; this is for the ones that do not (evaluate, isVisible on a hung page).
    */
   async race<T>(work: Promise<T>, what = this.what, ms?: number): Promise<T> {
-    const cap = ms === undefined ? Infinity : Date.now() + ms;
-    let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<never>((_, reject) => {
-      const started = Date.now();
-      // Re-armed rather than set once: the deadline may be extended while we wait.
-      const check = () => {
-        const end = Math.min(cap, this.at);
-        if (Date.now() >= end) reject(new DeadlineExceeded(what, end - started));
-        else timer = setTimeout(check, end - Date.now());
-      };
-      check();
-    });
+    const started = Date.now();
+    const cap = ms === undefined ? Infinity : started + ms;
+    const answered = work.then((value) => ({ value }));
     try {
-      return await Promise.race([work, expired]);
+      // Waited for again when it runs out: the deadline may have been extended meanwhile.
+      for (;;) {
+        const end = Math.min(cap, this.at);
+        const outcome = await within(answered, Math.max(0, end - Date.now()));
+        if (outcome) return outcome.value;
+        if (Date.now() >= Math.min(cap, this.at)) throw new DeadlineExceeded(what, end - started);
+      }
     } finally {
-      clearTimeout(timer);
       work.catch(() => {}); // it may still fail after we stopped waiting
     }
   }

@@ -1,15 +1,15 @@
 /**
- * The first part of the load policy (loading.ts): until the page is built, that is parsed and able to render.
+ * The first part of the load policy (settle.ts): until the page is built, that is parsed and able to render.
  * Two kinds of request can hold it there for as long as they go unanswered: a script or style sheet the parser
  * waits on (DOMContentLoaded does not come), and a style sheet linked in the head, which holds back rendering
  * after the page is parsed (Chromium paints nothing until it arrives, so no click, hover or screenshot can act
  * on the page; its snapshot still reads). Either is given up on after the cap, as an ad blocker would: a style
  * sheet is taken out of the document (unstick.ts), and for a script the page is loaded again without it
- * (refusals.ts; DECISIONS 77, 79, 84, 85, 90).
+ * (refusals.ts).
  */
 import type { Page, Request } from 'playwright-core';
 import { warmCapture } from '../snapshot/warmUp.js';
-import { sleep, type Deadline } from './deadline.js';
+import { sleep, type Deadline } from '../deadline.js';
 import type { Traffic } from './traffic.js';
 
 /** How long no request has started or ended before a parser held by a script or style sheet counts as waiting on it. */
@@ -24,7 +24,7 @@ const PARSER_WAITING_MS = 10;
  * so does another form of an address an earlier load gave up on (`refusedBefore`, refusals.ts).
  * A held page whose next load was refused (`stopped`) counts as built: its document will not be parsed further.
  */
-export async function builtOrBlocked(
+export async function untilBuiltOrBlocked(
   page: Page,
   traffic: Traffic,
   deadline: Deadline,
@@ -131,14 +131,14 @@ export function blockingStuck(traffic: Traffic, giveUpMs: number, refusedBefore:
  * `async` one would hold the next load's settling instead). Refused with those given up on, they do not cost a
  * load, or a wait, of their own (a script held back behind the head's style sheet, and then stuck).
  */
-export function overdueSinceAsked(traffic: Traffic, giveUpMs: number): Request[] {
+export function overdueSinceRequested(traffic: Traffic, giveUpMs: number): Request[] {
   const kinds = new Set(['script', 'stylesheet']);
   return traffic.pendingRequests().filter((request) => kinds.has(request.resourceType()) && !traffic.waits.notSent(request) && traffic.waits.pendingFor(request) >= giveUpMs);
 }
 
 /**
  * How far short of the cap a script or style sheet still out may be, when others are given up on, for the page to
- * be loaded again only once it has reached the cap too (`dueAlongside`).
+ * be loaded again only once it has reached the cap too (`reachingCapAlongside`).
  */
 const ALONGSIDE_MS = 500;
 
@@ -147,9 +147,9 @@ const ALONGSIDE_MS = 500;
  * ends within `ALONGSIDE_MS` (they went out moments after the ones given up on: a connection still being opened,
  * the document's next part). Waits until their cap has passed (within the deadline) and returns those still
  * unanswered, to be refused by the same load. Asked for anew by the next load, each would wait a whole cap of its
- * own, and cost a load more (DECISIONS 96).
+ * own, and cost a load more.
  */
-export async function dueAlongside(traffic: Traffic, giveUpMs: number, givenUp: ReadonlySet<string>, deadline: Deadline): Promise<Request[]> {
+export async function reachingCapAlongside(traffic: Traffic, giveUpMs: number, givenUp: ReadonlySet<string>, deadline: Deadline): Promise<Request[]> {
   const near = blocking(traffic).filter((request) => !givenUp.has(request.url()) && !traffic.waits.notSent(request) && traffic.waits.outFor(request) >= giveUpMs - ALONGSIDE_MS);
   if (!near.length) return [];
   const until = Math.max(...near.map((request) => giveUpMs - traffic.waits.outFor(request)));

@@ -1,18 +1,19 @@
 /**
  * Opening an address in a tab: the document is waited for within the call's deadline, then the page by the
- * load policy (loading.ts). A document that does not come in time is a `timeout`, and its load is stopped so the
+ * load policy (settle.ts). A document that does not come in time is a `timeout`, and its load is stopped so the
  * tab answers the next call at once. When the page being left navigates by itself meanwhile (a redirect or
  * reload timer), Chromium lets its navigation replace ours: ours is then made again, once.
  */
 import type { Page, Request, Response } from 'playwright-core';
-import type { ResolvedConfig } from '../config.js';
+import type { SettlePolicy } from '../config.js';
 import { BrowserToolError, toBrowserToolError } from '../errors.js';
 import { stage } from '../stages.js';
-import { sleep, type Deadline } from './deadline.js';
-import { settle, type EarlySnapshot, type Settled } from './loading.js';
-import type { PageEvents } from './pageEvents.js';
+import { sleep, type Deadline } from '../deadline.js';
+import { settle, type EarlySnapshot, type Settled } from './settle.js';
+import type { InstanceAge } from './browsingInstance.js';
+import type { Traffic } from './traffic.js';
 import { isMainFrame } from '../snapshot/navigating.js';
-import { answers, stopLoading } from './unstick.js';
+import { HUNG_ANSWER_MS, rendererAnswers, stopLoading } from './unstick.js';
 
 export type WaitUntil = 'load' | 'domcontentloaded' | 'networkidle' | 'commit';
 
@@ -20,26 +21,36 @@ export interface Loaded<T = never> extends Settled<T> {
   response: Response | null;
 }
 
+/** What opening an address needs: the call's deadline, the load policy, and optionally Playwright's strict waiting. */
+export interface LoadOptions<T = never> {
+  deadline: Deadline;
+  /** The settle policy of the toolset's config. */
+  settle: SettlePolicy;
+  /** Wait strictly for this event instead of the load policy. */
+  waitUntil?: WaitUntil;
+  /** The snapshot to take while the page settles (settle.ts). */
+  early?: EarlySnapshot<T>;
+}
+
+/** The parts of a tab loading a page uses. */
+export interface LoadingPage {
+  readonly page: Page;
+  readonly traffic: Traffic;
+  readonly instanceAge: InstanceAge;
+}
+
 /**
  * Opens `url` in the tab: waits for the document to arrive (within the deadline), then for the page to be
  * usable. `waitUntil` asks for Playwright's strict waiting instead. A tab that has shown many pages of the site
- * gets a fresh frame first (freshFrame.ts).
+ * gets a fresh browsing instance first (browsingInstance.ts).
  */
-export async function loadPage<T = never>(
-  page: Page,
-  url: string,
-  { traffic, frameAge }: Pick<PageEvents, 'traffic' | 'frameAge'>,
-  deadline: Deadline,
-  config: Pick<ResolvedConfig, 'settle'>,
-  waitUntil?: WaitUntil,
-  early?: EarlySnapshot<T>,
-): Promise<Loaded<T>> {
+export async function loadPage<T = never>({ page, traffic, instanceAge }: LoadingPage, url: string, { deadline, settle: policy, waitUntil, early }: LoadOptions<T>): Promise<Loaded<T>> {
   let response: Response | null = null;
   const timeout = deadline.forStep();
   // A navigation an earlier call left pending (a page's own redirect, a document still arriving) would cut this one short.
   // So would the page's requests holding every connection to the server (hanging polls): ours would wait behind them.
   if (traffic.documentPending() || traffic.waits.holdsAllConnections(url)) await stage('load: stop previous', () => stopLoading(page));
-  await frameAge.renewBefore(url, deadline);
+  await instanceAge.renewBefore(url, deadline);
   // A new tab's first load: what Chromium says of its requests is heard from the start (a round trip, once per tab).
   await traffic.listening();
   for (let attempt = 0; ; attempt++) {
@@ -59,11 +70,11 @@ export async function loadPage<T = never>(
       }
       // Ours was answered, then the new page moved on before its commit was seen (a meta refresh, a script
       // redirect): the load policy below follows it to where it leads.
-      if (/is interrupted by another navigation/.test(mapped.message) && !replaced) return { response: null, ...(await settle(page, traffic, deadline, config.settle, early)) };
+      if (/is interrupted by another navigation/.test(mapped.message) && !replaced) return { response: null, ...(await settle(page, traffic, deadline, policy, early)) };
       // Other failures are the caller's to tell apart (an error page, a download, an empty answer) and undo.
       if (mapped.code !== 'timeout') throw error;
       await stopLoading(page);
-      const kept = await frameAge.backOverRenewal(deadline);
+      const kept = await instanceAge.backOverRenewal(deadline);
       const what = waitUntil && waitUntil !== 'commit' ? `did not reach "${waitUntil}"` : 'did not send its page';
       throw new BrowserToolError('timeout', `${url} ${what} within ${Math.round(timeout / 1000)} s; the load was stopped.`, {
         hint:
@@ -76,12 +87,12 @@ export async function loadPage<T = never>(
     }
   }
   if (waitUntil) return { response, parsed: true };
-  return { response, ...(await settle(page, traffic, deadline, config.settle, early)) };
+  return { response, ...(await settle(page, traffic, deadline, policy, early)) };
 }
 
 /**
  * The page being left keeps the tab's renderer busy (a script that never ends): a new page of the same site is
- * shown by that renderer, so it cannot arrive in this tab. The caller opens it in a new tab (navigate.ts).
+ * shown by that renderer, so it cannot arrive in this tab. The caller opens it in a new tab.
  */
 export class TabHung extends BrowserToolError {
   constructor(url: string) {
@@ -91,9 +102,8 @@ export class TabHung extends BrowserToolError {
   }
 }
 
-/** How long a navigation waits for its page before asking whether the tab still answers at all, and how long that answer may take. */
+/** How long a navigation waits for its page before asking whether the tab still answers at all. */
 const HUNG_CHECK_MS = 2_000;
-export const HUNG_ANSWER_MS = 3_000;
 
 /**
  * `going` (the navigation), unless its server has answered, the page has still not arrived a while later, and
@@ -109,7 +119,7 @@ async function unlessHung(page: Page, url: string, going: Promise<Response | nul
   const check = async () => {
     while (!arrived && !own.hasPage()) await sleep(100);
     await sleep(Math.min(HUNG_CHECK_MS, deadline.forStep() / 3));
-    if (arrived || (await answers(page, Math.min(HUNG_ANSWER_MS, deadline.forStep() / 3))) || arrived) return going;
+    if (arrived || (await rendererAnswers(page, Math.min(HUNG_ANSWER_MS, deadline.forStep() / 3))) || arrived) return going;
     throw new TabHung(url);
   };
   return Promise.race([going, check()]);

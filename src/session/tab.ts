@@ -1,14 +1,14 @@
 /**
- * What a tab did on its own between and during actions: dialogs it opened, files it downloaded, requests it
- * has in flight (its `Traffic`, for the load policy), how many pages of one site its frame has shown (its
- * `FrameAge`) and requests the allowlist refused. One `PageEvents` per tab, created by the session when it
- * first sees the tab.
+ * A tab as the session keeps it: its page, and what the page did on its own between and during actions:
+ * dialogs it opened, files it downloaded, requests it has in flight (its `Traffic`, for the load policy), how
+ * many pages of one site its browsing instance has shown (its `InstanceAge`) and requests the allowlist refused.
+ * One `Tab` per page, made by the session's tab list (tabs.ts) when it first sees the page; every tool call gets
+ * the active one (`call.tab`).
  */
 import { mkdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Dialog, Download, Page } from 'playwright-core';
-import { FrameAge } from './freshFrame.js';
-import { Traffic } from './traffic.js';
+import { InstanceAge, Traffic } from '../loading/index.js';
 
 export type DialogPolicy = 'ask' | 'accept' | 'dismiss';
 
@@ -27,13 +27,7 @@ export interface DownloadEvent {
   error?: string;
 }
 
-/**
- * How long a download is looked for after the navigation it came from failed: Chromium aborts the navigation
- * first, and the download's event follows at once on an idle machine, after more than a second on a busy one.
- */
-export const DOWNLOAD_EVENT_WAIT_MS = 3_000;
-
-export class PageEvents {
+export class Tab {
   private dialogs: DialogEvent[] = [];
   private downloads: DownloadEvent[] = [];
   private pending: { dialog: Dialog; event: DialogEvent } | undefined;
@@ -41,18 +35,18 @@ export class PageEvents {
   private readonly dialogListeners = new Set<() => void>();
   /** The tab's requests, for the load policy. */
   readonly traffic: Traffic;
-  /** Pages of one site its frame has shown, for a fresh frame before it wears (freshFrame.ts). */
-  readonly frameAge: FrameAge;
+  /** Pages of one site its browsing instance has shown, to renew it before it wears (browsingInstance.ts). */
+  readonly instanceAge: InstanceAge;
   private blocked: string[] = [];
 
   constructor(
-    private readonly page: Page,
+    readonly page: Page,
     private readonly options: { dialogPolicy: DialogPolicy; downloadDir: () => string },
   ) {
     page.on('dialog', (dialog) => this.onDialog(dialog));
     page.on('download', (download) => this.track(this.onDownload(download)));
     this.traffic = new Traffic(page);
-    this.frameAge = new FrameAge(page);
+    this.instanceAge = new InstanceAge(page);
   }
 
   /** A request the allowlist refused; reported by the next result. */

@@ -1,6 +1,5 @@
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { ChromiumChoice } from './browser/find.js';
 import type { BrowserContext } from 'playwright-core';
 import { checkSettings, pickSettings, type BrowserSettings } from './browserSettings.js';
 import { BrowserToolError } from './errors.js';
@@ -236,6 +235,9 @@ export const DEFAULT_CHROMIUM_ARGS = [
   '--disable-dev-shm-usage',
   '--process-per-site',
 ];
+
+/** `auto`: the user's, then a system one, then the npm-shipped one. `system` never unpacks; `bundled` skips the system. */
+export type ChromiumChoice = 'auto' | 'system' | 'bundled';
 
 const CHROMIUM_CHOICES: ChromiumChoice[] = ['auto', 'system', 'bundled'];
 

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createBrotliDecompress } from 'node:zlib';
+import type { ChromiumChoice } from '../config.js';
 import { BrowserToolError } from '../errors.js';
 
 /** Where the browser came from, for logs, the demo and the CLI (never shown to the model). */
@@ -22,8 +23,7 @@ export interface ChosenBrowser {
   endpoint?: string;
 }
 
-/** `auto`: the user's, then a system one, then the npm-shipped one. `system` never unpacks; `bundled` skips the system. */
-export type ChromiumChoice = 'auto' | 'system' | 'bundled';
+export type { ChromiumChoice };
 
 export const BUNDLED_PACKAGE = '@sparticuz/chromium';
 

@@ -444,7 +444,7 @@ describe('a Postgres store on a pool the application already has', { timeout: 12
     }
   });
 
-  it('gives a lease asked for by many processes at the same moment to exactly one', async () => {
+  it('gives a lease asked for on many connections at the same moment (as by many replicas) to exactly one', async () => {
     // Each store on a pool of its own, as separate replicas would be: the upsert decides, not this process.
     const stores = Array.from({ length: 8 }, () => new PostgresSessionStore({ connectionString: postgres.url, table: 'race_leases' }));
     try {

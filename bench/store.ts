@@ -8,14 +8,17 @@
  * - resume: calls alternating between the two toolsets, so that every call resumes the session from the store
  *   (lease, read, new context, the page loaded again, then the call's own work).
  *
- * For the directory store and the LibSQL store (a `file:` database). Writes bench/results/store.md.
- * Options: `--calls 30`, `--no-write`.
+ * For the directory store, the LibSQL store (a `file:` database) and the Postgres store (PGlite, Postgres compiled
+ * to WebAssembly, behind its socket server in this process: node-postgres reaches it over TCP as it would a server).
+ * Writes bench/results/store.md. Options: `--calls 30`, `--no-write`, `--stores directory,libsql,postgres` (some
+ * only; the table of visited sites runs only with the directory store).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { BrowserToolset, DirectoryStore, LibSQLSessionStore, type SessionStore } from '../src/index.js';
+import { BrowserToolset, DirectoryStore, LibSQLSessionStore, PostgresSessionStore, type SessionStore } from '../src/index.js';
+import { startPostgres } from '../test/helpers/postgres.js';
 import { OFFLINE_ARGS, startServer } from '../test/helpers/server.js';
 import { quantile } from './stats.js';
 
@@ -26,6 +29,7 @@ const argument = (name: string) => {
 };
 const CALLS = Number(argument('calls') ?? 30);
 const WRITE = !process.argv.includes('--no-write');
+const STORES = (argument('stores') ?? 'directory,libsql,postgres').split(',');
 const KEY = 'bench passphrase';
 const THREAD = { agent: { threadId: 'bench' } };
 
@@ -80,10 +84,13 @@ const leases: string[] = [];
 const noStore = toolset();
 await signIn(noStore);
 
-for (const [name, make] of [
-  ['directory', () => new DirectoryStore(join(dir, 'sessions'))],
-  ['LibSQL (file:)', () => new LibSQLSessionStore({ url: `file:${join(dir, 'sessions.db')}` })],
-] as const) {
+const postgres = STORES.includes('postgres') ? await startPostgres() : undefined;
+const kinds: Array<[kind: string, name: string, make: () => SessionStore]> = [
+  ['directory', 'directory', () => new DirectoryStore(join(dir, 'sessions'))],
+  ['libsql', 'LibSQL (file:)', () => new LibSQLSessionStore({ url: `file:${join(dir, 'sessions.db')}` })],
+  ['postgres', 'Postgres (PGlite over TCP)', () => new PostgresSessionStore({ connectionString: postgres!.url })],
+];
+for (const [, name, make] of kinds.filter(([kind]) => STORES.includes(kind))) {
   const a = toolset(make());
   const b = toolset(make());
   await signIn(a);
@@ -118,6 +125,7 @@ for (const [name, make] of [
   leases.push(`| ${name} | ${quantile(lease, 0.5)!.toFixed(2)} | ${quantile(lease, 0.95)!.toFixed(2)} |`);
 }
 await noStore.close();
+await postgres?.close();
 
 /**
  * The save after a call, for a conversation that visited N sites (each wrote to its localStorage) and now works on
@@ -125,7 +133,7 @@ await noStore.close();
  * right after each save on the same session) loads every other site visited in a hidden page.
  */
 const siteRows: string[] = [];
-for (const n of [1, 5, 20]) {
+for (const n of STORES.includes('directory') ? [1, 5, 20] : []) {
   const sitesDir = mkdtempSync(join(tmpdir(), 'bench-store-sites-'));
   const t = new BrowserToolset({
     args: [`--host-resolver-rules=MAP *.test 127.0.0.1, MAP * ~NOTFOUND, EXCLUDE 127.0.0.1`],

@@ -134,7 +134,8 @@ export interface BrowserToolsetConfig extends BrowserSettings {
   /**
    * Keep each conversation's browser (cookies, each origin's storage, open tabs) in a store after every call, so
    * that another process (a replica, a restarted server, a serverless instance) resumes it. A directory path for
-   * a store on this host's disk, or a store shared by many processes, e.g. `new LibSQLSessionStore({ url })`.
+   * a store on this host's disk, or a store shared by many processes, e.g. `new PostgresSessionStore({ client: pool })`
+   * or `new LibSQLSessionStore({ url })`.
    * A lease per conversation lets one process drive it at a time. Default: none (sessions live in this process).
    */
   sessionStore?: string | SessionStore;

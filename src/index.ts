@@ -31,4 +31,5 @@ export { PageScreencast } from './provider/screencast.js';
 export { BrowserStateProcessor } from './provider/context.js';
 export { DirectoryStore } from './store/directory.js';
 export { LibSQLSessionStore, type LibSQLClientLike, type LibSQLSessionStoreOptions } from './store/libsql.js';
+export { PostgresSessionStore, type PostgresClientLike, type PostgresSessionStoreOptions } from './store/postgres.js';
 export type { Lease, SavedSession, SavedTab, SessionStore } from './store/types.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCP_FLAGS, parse, storeConfig, toolsetConfig } from '../src/cli/options.js';
-import { BrowserToolset, LibSQLSessionStore } from '../src/index.js';
+import { BrowserToolset, LibSQLSessionStore, PostgresSessionStore } from '../src/index.js';
 import { OFFLINE_ARGS, startServer, type TestServer } from './helpers/server.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -88,7 +88,7 @@ describe('without a browser', { timeout: 180_000 }, () => {
     expect(Object.keys(new BrowserToolset(config).tools)).not.toContain('browser_screenshot');
   });
 
-  it('takes --session-store for the HTTP server only: a directory, or a LibSQL database by URL', async () => {
+  it('takes --session-store for the HTTP server only: a directory, or a Postgres or LibSQL database by URL', async () => {
     const [stdio, plaintext] = await Promise.all([cli('mcp', '--session-store', '/tmp/sessions'), cli('mcp', '--port', '0', '--allow-plaintext')]);
     expect(stdio.code).toBe(2);
     expectOneLineError(stdio, /--session-store needs --port/);
@@ -97,6 +97,9 @@ describe('without a browser', { timeout: 180_000 }, () => {
     expect(storeConfig({ 'session-store': 'sessions', 'allow-plaintext': true })).toEqual({ sessionStore: 'sessions', allowPlaintext: true });
     for (const url of ['file:/var/lib/browser.db', 'libsql://db.example.com?authToken=t']) {
       expect(storeConfig({ 'session-store': url }).sessionStore).toBeInstanceOf(LibSQLSessionStore);
+    }
+    for (const url of ['postgres://app@db.internal:5432/app', 'postgresql://app:secret@db.internal/app?sslmode=require']) {
+      expect(storeConfig({ 'session-store': url }).sessionStore).toBeInstanceOf(PostgresSessionStore);
     }
   });
 

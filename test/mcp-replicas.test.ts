@@ -12,8 +12,9 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DirectoryStore, LibSQLSessionStore, type SessionStore } from '../src/index.js';
+import { DirectoryStore, LibSQLSessionStore, PostgresSessionStore, type SessionStore } from '../src/index.js';
 import { startLoginSite, type LoginSite } from './helpers/loginSite.js';
+import { startPostgres, type TestPostgres } from './helpers/postgres.js';
 import { browserPidsUnder, waitForExit } from './helpers/processes.js';
 import { refOf } from './helpers/refs.js';
 import { OFFLINE_ARGS } from './helpers/server.js';
@@ -132,6 +133,8 @@ let store: SessionStore;
 let where: string;
 let replicas: Replica[];
 let balancer: Awaited<ReturnType<typeof startBalancer>>;
+/** The Postgres the replicas share, for the runs on Postgres. */
+let postgres: TestPostgres | undefined;
 
 /** Until the replicas have saved the session and let its lease go (saving happens after the reply). */
 async function settled(transport: StreamableHTTPClientTransport): Promise<void> {
@@ -148,11 +151,13 @@ async function settled(transport: StreamableHTTPClientTransport): Promise<void> 
 const STORES = [
   { name: 'a directory', where: (dir: string) => join(dir, 'sessions'), open: (dir: string): SessionStore => new DirectoryStore(join(dir, 'sessions')) },
   { name: 'a LibSQL database', where: (dir: string) => `file:${join(dir, 'sessions.db')}`, open: (dir: string): SessionStore => new LibSQLSessionStore({ url: `file:${join(dir, 'sessions.db')}` }) },
+  { name: 'a Postgres database', postgres: true, where: () => postgres!.url, open: (): SessionStore => new PostgresSessionStore({ connectionString: postgres!.url }) },
 ];
 
 describe.each(STORES)('the MCP HTTP server on two replicas sharing $name, behind a load balancer', { timeout: 300_000 }, (kind) => {
   beforeAll(async () => {
     site = await startLoginSite();
+    if ('postgres' in kind) postgres = await startPostgres();
     dir = mkdtempSync(join(tmpdir(), 'mcp-replicas-'));
     where = kind.where(dir);
     store = kind.open(dir);
@@ -164,6 +169,8 @@ describe.each(STORES)('the MCP HTTP server on two replicas sharing $name, behind
     await balancer?.close();
     await store?.close?.();
     await site?.close();
+    await postgres?.close();
+    postgres = undefined;
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -1,17 +1,20 @@
 /**
  * A conversation's browser kept in a session store and resumed by other processes: real OS processes (each its
- * own Chromium) sharing one store and one local site with a login, for the directory store and for LibSQL.
+ * own Chromium) sharing one store and one local site with a login, for the directory store, LibSQL and Postgres.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BrowserToolset, DEFAULT_CHROMIUM_ARGS, DirectoryStore, findBrowser, LibSQLSessionStore, type SessionStore } from '../src/index.js';
+import pg from 'pg';
+import { BrowserToolset, DEFAULT_CHROMIUM_ARGS, DirectoryStore, findBrowser, LibSQLSessionStore, PostgresSessionStore, type SessionStore } from '../src/index.js';
 import { seal } from '../src/store/envelope.js';
 import { startLoginSite, type LoginSite } from './helpers/loginSite.js';
+import { startPostgres, type TestPostgres } from './helpers/postgres.js';
 import { browserPidsUnder, waitForExit } from './helpers/processes.js';
 import { refOf } from './helpers/refs.js';
 import { createTestToolset, OFFLINE_ARGS } from './helpers/toolset.js';
@@ -79,28 +82,50 @@ class Worker {
 const text = (result: any) => JSON.stringify(result);
 
 let site: LoginSite;
+let postgres: TestPostgres;
 const dirs: string[] = [];
 beforeAll(async () => {
-  site = await startLoginSite();
+  [site, postgres] = await Promise.all([startLoginSite(), startPostgres()]);
 });
 afterAll(async () => {
-  await site.close();
+  await Promise.all([site.close(), postgres.close()]);
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-const STORES: Array<{ name: string; make: (dir: string) => string; open: (dir: string) => SessionStore; files: (dir: string) => string[] }> = [
+/** Every file in `paths`, end to end. */
+const filesOf = (paths: string[]) => Buffer.concat(paths.map((file) => readFileSync(file)));
+/** One Postgres serves every test: each test directory gets a table of its own. */
+const tableOf = (dir: string) => `sessions_${createHash('sha256').update(dir).digest('hex').slice(0, 12)}`;
+
+const STORES: Array<{ name: string; make: (dir: string) => string; open: (dir: string) => SessionStore; stored: (dir: string) => Promise<Buffer> }> = [
   {
     name: 'a directory store',
     make: (dir) => `dir:${join(dir, 'sessions')}`,
     open: (dir) => new DirectoryStore(join(dir, 'sessions')),
-    files: (dir) => readdirSync(join(dir, 'sessions')).map((f) => join(dir, 'sessions', f)),
+    stored: async (dir) => filesOf(readdirSync(join(dir, 'sessions')).map((f) => join(dir, 'sessions', f))),
   },
   {
     name: 'a LibSQL store',
     make: (dir) => `libsql:file:${join(dir, 'sessions.db')}`,
     open: (dir) => new LibSQLSessionStore({ url: `file:${join(dir, 'sessions.db')}` }),
     // The database file and its write-ahead log.
-    files: (dir) => readdirSync(dir).map((f) => join(dir, f)),
+    stored: async (dir) => filesOf(readdirSync(dir).map((f) => join(dir, f))),
+  },
+  {
+    name: 'a Postgres store',
+    make: (dir) => `postgres:${tableOf(dir)}:${postgres.url}`,
+    open: (dir) => new PostgresSessionStore({ connectionString: postgres.url, table: tableOf(dir) }),
+    // Every value of every row as the server gives it (bytes as bytes, not as hex text, where a cookie would hide).
+    stored: async (dir) => {
+      const client = new pg.Client(postgres.url);
+      await client.connect();
+      try {
+        const { rows } = await client.query(`SELECT key, data, holder, stamp FROM ${tableOf(dir)}`);
+        return Buffer.concat(rows.flatMap((row) => Object.values(row).filter((v) => v !== null).map((v) => (Buffer.isBuffer(v) ? v : Buffer.from(String(v))))));
+      } finally {
+        await client.end();
+      }
+    },
   },
 ];
 
@@ -156,7 +181,7 @@ describe.each(STORES)('with $name shared by two processes', { timeout: 240_000 }
   });
 
   it("the stored bytes do not contain the login cookie's value in clear", async () => {
-    const stored = Buffer.concat(kind.files(dir).map((file) => readFileSync(file)));
+    const stored = await kind.stored(dir);
     expect(stored.length).toBeGreaterThan(0);
     expect(stored.includes(site.secret)).toBe(false);
     // The process that saved it could read it back: the cookie is in there, sealed.
@@ -390,6 +415,51 @@ describe("sharing the LibSQL client of Mastra's own storage", { timeout: 120_000
       await Promise.all([first.close(), second.close()]);
       client.close();
     }
+  });
+});
+
+describe('a Postgres store on a pool the application already has', { timeout: 120_000 }, () => {
+  it("keeps sessions in one table of its own in that database, and leaves the pool open", async () => {
+    // The pool an app hands to Mastra's PostgresStore ({ pool }) and reads back from it (storage.pool).
+    const pool = new pg.Pool({ connectionString: postgres.url, max: 4 });
+    await pool.query('CREATE TABLE IF NOT EXISTS app_notes (id serial PRIMARY KEY, body text)');
+    const config = { sessionStore: new PostgresSessionStore({ client: pool }), sessionStoreKey: KEY };
+    const [first, second] = [createTestToolset(config), createTestToolset(config)];
+    const inThread = { agent: { threadId: 'pg-pool' } } as never;
+    try {
+      await first.tools.browser_navigate.execute!({ url: site.url('/login') }, inThread);
+      await first.close();
+      const resumed: any = await second.tools.browser_snapshot.execute!({}, inThread);
+      expect(resumed.notices).toEqual([RESTORED]);
+      expect(resumed.snapshot).toContain('Signed in as Ada: step 1');
+      await second.close();
+      const { rows } = await pool.query("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_name IN ('app_notes', 'mastra_browser_sessions') ORDER BY table_name");
+      expect(rows.map((row) => row.table_name)).toEqual(['app_notes', 'mastra_browser_sessions']);
+      const saved = await pool.query("SELECT data FROM mastra_browser_sessions WHERE key = 'thread:pg-pool'");
+      expect(saved.rows).toHaveLength(1);
+      expect(Buffer.from(saved.rows[0].data).includes(site.secret)).toBe(false);
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+      await pool.end();
+    }
+  });
+
+  it('gives a lease asked for on many connections at the same moment (as by many replicas) to exactly one', async () => {
+    // Each store on a pool of its own, as separate replicas would be: the upsert decides, not this process.
+    const stores = Array.from({ length: 8 }, () => new PostgresSessionStore({ connectionString: postgres.url, table: 'race_leases' }));
+    try {
+      for (const round of [1, 2, 3]) {
+        const key = `race-${round}`;
+        const won = await Promise.all(stores.map((store, i) => store.acquire(key, `holder-${i}`, 60_000)));
+        expect(won.filter(Boolean), `round ${round}`).toHaveLength(1);
+      }
+    } finally {
+      await Promise.all(stores.map((store) => store.close()));
+    }
+  });
+
+  it('refuses a table name that is not a plain SQL name', () => {
+    expect(() => new PostgresSessionStore({ connectionString: postgres.url, table: 'sessions; DROP TABLE x' })).toThrow(/plain SQL name/);
   });
 });
 

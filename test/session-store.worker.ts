@@ -1,15 +1,22 @@
 /**
  * One process of a server with a session store, for test/session-store.test.ts: it answers tool calls read as
  * JSON lines on stdin ({ id, tool, input, thread }) with JSON lines on stdout ({ id, result }), each call in the
- * thread's session, as a Mastra agent's call would be. `STORE` names the store: `dir:<path>` or `libsql:<url>`;
+ * thread's session, as a Mastra agent's call would be. `STORE` names the store: `dir:<path>`, `libsql:<url>` or
+ * `postgres:<table>:<connection string>`;
  * `WS_ENDPOINT`, a Playwright browser server to connect to instead of launching a browser.
  */
 import { createInterface } from 'node:readline';
-import { BrowserToolset, LibSQLSessionStore } from '../src/index.js';
+import { BrowserToolset, LibSQLSessionStore, PostgresSessionStore, type SessionStore } from '../src/index.js';
 import { OFFLINE_ARGS } from './helpers/server.js';
 
 const spec = process.env.STORE ?? '';
-const sessionStore = spec.startsWith('libsql:') ? new LibSQLSessionStore({ url: spec.slice('libsql:'.length) }) : spec.replace(/^dir:/, '');
+function openStore(): string | SessionStore {
+  if (spec.startsWith('libsql:')) return new LibSQLSessionStore({ url: spec.slice('libsql:'.length) });
+  const postgres = /^postgres:(\w+):(.*)$/.exec(spec);
+  if (postgres) return new PostgresSessionStore({ table: postgres[1], connectionString: postgres[2]! });
+  return spec.replace(/^dir:/, '');
+}
+const sessionStore = openStore();
 // With WS_ENDPOINT, every process connects to one Playwright browser server, as replicas of a remote browser do.
 const remote = process.env.WS_ENDPOINT ? { wsEndpoint: process.env.WS_ENDPOINT } : {};
 const toolset = new BrowserToolset({ timeout: 4_000, navigationTimeout: 10_000, args: OFFLINE_ARGS, sessionStore, ...remote });

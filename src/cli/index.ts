@@ -31,10 +31,10 @@ stdout, as MCP clients launch it; it stops when stdin closes, or on SIGINT or SI
 Options:
   --port <n>                    serve streamable HTTP at http://127.0.0.1:<n>/mcp instead (0 picks a free port)
   --host <address>              listen on this address instead of 127.0.0.1 (this exposes a browser: only on purpose)
-  --session-store <dir|url>     keep each MCP session's browser (cookies, storage, tabs) in this directory or LibSQL
-                                database (file:, libsql:, https:), so that any replica behind a load balancer, or
-                                this server after a restart, goes on with it; encrypted with the key in
-                                MASTRA_BROWSER_STORE_KEY (without one, logins are not kept)
+  --session-store <dir|url>     keep each MCP session's browser (cookies, storage, tabs) in this directory, Postgres
+                                database (postgres:) or LibSQL database (file:, libsql:, https:), so that any
+                                replica behind a load balancer, or this server after a restart, goes on with it;
+                                encrypted with the key in MASTRA_BROWSER_STORE_KEY (without one, logins are not kept)
   --allow-plaintext             with --session-store and no key: keep cookies and storage unencrypted
 
 ${BROWSER_FLAGS_HELP}

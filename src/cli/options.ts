@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { BrowserToolsetConfig } from '../config.js';
 import { LibSQLSessionStore } from '../store/libsql.js';
+import { PostgresSessionStore } from '../store/postgres.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -48,13 +49,14 @@ export const MCP_FLAGS = {
   'allow-plaintext': { type: 'boolean' },
 } as const satisfies Options;
 
-/** Addresses of a LibSQL database; anything else given to --session-store is a directory. */
+/** Addresses of a Postgres or a LibSQL database; anything else given to --session-store is a directory. */
+const POSTGRES_URL = /^postgres(ql)?:/i;
 const LIBSQL_URL = /^(libsql|file|https?|wss?):/i;
 
 /**
- * The session store of --session-store: a LibSQL database for replicas on one host or many, or a directory for
- * the processes of one host. The encryption key is read from the environment by the toolset, never from a flag
- * (a command line is visible to every user of the host).
+ * The session store of --session-store: a Postgres or LibSQL database for replicas on one host or many, or a
+ * directory for the processes of one host. The encryption key is read from the environment by the toolset, never
+ * from a flag (a command line is visible to every user of the host).
  */
 export function storeConfig(values: { 'session-store'?: string; 'allow-plaintext'?: boolean }): Pick<BrowserToolsetConfig, 'sessionStore' | 'allowPlaintext'> {
   const where = values['session-store'];
@@ -62,9 +64,10 @@ export function storeConfig(values: { 'session-store'?: string; 'allow-plaintext
     if (values['allow-plaintext']) throw new UsageError('--allow-plaintext needs --session-store');
     return {};
   }
-  if (!where.trim()) throw new UsageError('--session-store takes a directory or a LibSQL URL (file:, libsql:, https:)');
+  if (!where.trim()) throw new UsageError('--session-store takes a directory, a Postgres URL (postgres:) or a LibSQL URL (file:, libsql:, https:)');
+  const database = POSTGRES_URL.test(where) ? new PostgresSessionStore({ connectionString: where }) : LIBSQL_URL.test(where) ? new LibSQLSessionStore({ url: where }) : undefined;
   return {
-    sessionStore: LIBSQL_URL.test(where) ? new LibSQLSessionStore({ url: where }) : where,
+    sessionStore: database ?? where,
     ...(values['allow-plaintext'] ? { allowPlaintext: true } : {}),
   };
 }

@@ -229,10 +229,11 @@ export class SessionRegistry {
 
   /**
    * The calls of `key` in this process are done: the session is saved, then its lease let go. One after the
-   * other per key, so that a lease is never let go while an earlier save is still being written.
+   * other per key; only the last save queued lets the lease go, so that another process never reads the store
+   * while a later call's save is still to be written.
    */
   private saveAndRelease(key: string): Promise<void> {
-    const next = (this.saving.get(key) ?? Promise.resolve()).then(() => this.saveThenRelease(key));
+    const next: Promise<void> = (this.saving.get(key) ?? Promise.resolve()).then(() => this.saveThenRelease(key, next));
     this.saving.set(key, next);
     void next.finally(() => {
       if (this.saving.get(key) === next) this.saving.delete(key);
@@ -240,12 +241,12 @@ export class SessionRegistry {
     return next;
   }
 
-  private async saveThenRelease(key: string): Promise<void> {
+  private async saveThenRelease(key: string, self: Promise<void>): Promise<void> {
     const session = this.sessions.get(key);
     try {
       if (session && this.unsaved.delete(key)) await this.save(session);
     } finally {
-      await this.keeper!.release(key);
+      if (this.saving.get(key) === self) await this.keeper!.release(key);
     }
   }
 

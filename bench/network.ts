@@ -9,6 +9,9 @@
  *   npm run bench:network -- --latency 300,1.0,3000     a slower internet: median ms, sigma, cut-off ms
  *   npm run bench:network -- --systems ours             only some systems (ours, mastra-agent-browser, playwright-mcp)
  *   npm run bench:network -- --cap 65000 --no-write     per-call cap (ms); print only
+ *   npm run bench:network -- --without-chromium-arg=--process-per-site
+ *                                                       leave one of our default Chromium flags out (to measure what
+ *                                                       it buys; such a run writes no results)
  *
  * Every system gets its own stand-in internet (bench/network/standIn.ts) with the same seed, on its own
  * port, so each one's requests are counted apart; the pages are served by the same stand-ins.
@@ -25,6 +28,7 @@ import { createNetworkSystems, short, type NavigateOutcome, type NetworkSystem }
 import { renderConsole, renderMarkdown, type NetworkResults, type PageRun, type SystemRun } from './network/report.js';
 import { DEFAULT_LATENCY, DEFAULT_SEED, startStandIn, type LatencyModel, type StandIn, type ThirdPartyRequest } from './network/standIn.js';
 import { CHROMIUM } from './systems.js';
+import { DEFAULT_CHROMIUM_ARGS } from '../src/index.js';
 import { describeSource, packageVersion } from './provenance.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -65,6 +69,7 @@ function parseOptions(): Options {
       'no-write': { type: 'boolean', default: false },
       protocol: { type: 'string', default: 'http1' },
       caching: { type: 'string', default: 'no-store' },
+      'without-chromium-arg': { type: 'string' },
     },
   });
   let pages = readdirSync(CORPUS_DIR)
@@ -77,6 +82,14 @@ function parseOptions(): Options {
     pages = wanted;
   }
   if (values.limit) pages = pages.slice(0, Number(values.limit));
+  const without = values['without-chromium-arg'];
+  if (without) {
+    // The toolset reads DEFAULT_CHROMIUM_ARGS when it resolves its config, so taking a flag out here leaves it out
+    // of every browser this run launches (the peers' too): the ledger in docs/loading.md measures flags this way.
+    const at = DEFAULT_CHROMIUM_ARGS.indexOf(without);
+    if (at < 0) throw new Error(`--without-chromium-arg: ${without} is not one of ${DEFAULT_CHROMIUM_ARGS.join(' ')}`);
+    DEFAULT_CHROMIUM_ARGS.splice(at, 1);
+  }
   const stuckShare = Number(values.stuck);
   if (!(stuckShare >= 0 && stuckShare <= 1)) throw new Error(`--stuck is a share between 0 and 1, not ${values.stuck}`);
   const [medianMs, sigma, maxMs] = (values.latency ?? '').split(',').map(Number);
@@ -87,7 +100,7 @@ function parseOptions(): Options {
   if (protocol !== 'http1' && protocol !== 'h2') throw new Error(`--protocol is http1 or h2, not ${values.protocol}`);
   const caching = values.caching as Options['caching'];
   if (caching !== 'no-store' && caching !== 'max-age') throw new Error(`--caching is no-store or max-age, not ${values.caching}`);
-  return { pages, seed: values.seed!, stuckShare, latency, capMs: Number(values.cap), systems, write: !values['no-write'], protocol, caching };
+  return { pages, seed: values.seed!, stuckShare, latency, capMs: Number(values.cap), systems, write: !values['no-write'] && !without, protocol, caching };
 }
 
 /** The corpus under /corpus/ and the fixtures under /fixtures/, as test/helpers/server.ts serves them. */

@@ -221,10 +221,9 @@ export const DEFAULT_SECRET_FIELDS = [
 /**
  * Quiet flags: without them Chromium keeps trying to reach Google services, which is slow and noisy
  * on closed networks and pointless for automation. `--no-sandbox` because automation often runs as root
- * in containers, where the sandbox cannot start. `--process-per-site`: the tabs of one site in one context
- * share a renderer process, so a tab's new browsing instance (loading/browsingInstance.ts) and a new tab of the same
- * site do not wait for a new process to start. Contexts, and so conversations, never share one.
- * The process then outlives the frames it showed: their garbage is collected in the session's quiet moments.
+ * in containers, where the sandbox cannot start. No `--process-per-site`: it spared a renewed browsing
+ * instance the start of a new process, a gain inside the network benchmark's noise, and doubled the renderer's
+ * memory over a long visit to one site (docs/loading.md).
  */
 export const DEFAULT_CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -234,7 +233,6 @@ export const DEFAULT_CHROMIUM_ARGS = [
   '--disable-sync',
   '--no-first-run',
   '--disable-dev-shm-usage',
-  '--process-per-site',
 ];
 
 /** `auto`: the user's, then a system one, then the npm-shipped one. `system` never unpacks; `bundled` skips the system. */

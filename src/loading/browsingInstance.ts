@@ -9,10 +9,9 @@
  *
  * So before `loadPage` opens a page of the site whose pages the tab has shown `RENEW_AFTER` times in a row, the
  * tab first passes through an empty page of no site (a data: URL, which comes from no server). The page asked
- * for then opens in a new frame (a new browsing instance). With the launched browser's process per site
- * (config.ts) that frame is made in the process the site already has, instead of waiting for a new one. The empty page stays in the tab's history between the two pages, so
- * browser_history and navigate's way back step over it (`moveInHistory`). The frames left behind are garbage in
- * the site's process, collected once the session is quiet (`collectLeftovers`).
+ * for then opens in a new frame (a new browsing instance), in a renderer process of its own; the old one goes with
+ * the frames it held. The empty page stays in the tab's history between the two pages, so browser_history and
+ * navigate's way back step over it (`moveInHistory`).
  */
 import type { Page } from 'playwright-core';
 import { stage } from '../stages.js';
@@ -31,21 +30,10 @@ export const RENEW_AFTER = 10;
 /** How long the empty page may take to arrive; it comes from no server, so only a busy machine delays it. */
 const RENEW_MS = 2_000;
 
-/**
- * How long a garbage collection of the tab's renderer may take before it is left to finish on its own (~150 ms
- * for ten corpus pages' worth here; a hung renderer never answers).
- */
-const COLLECT_MS = 3_000;
-
-/**
- * How many documents of one site a tab's frame has shown in a row, the renewal that starts it over, and the
- * garbage the frames it left behind hold in the site's process.
- */
+/** How many documents of one site a tab's frame has shown in a row, and the renewal that starts it over. */
 export class InstanceAge {
   private site = '';
   private documents = 0;
-  /** Renewals since the renderer last collected its garbage (`collectLeftovers`). */
-  private uncollected = 0;
 
   constructor(private readonly page: Page) {
     page.on('domcontentloaded', () => this.shown(page.url()));
@@ -67,37 +55,10 @@ export class InstanceAge {
         await this.page.goto(BETWEEN_PAGES, { waitUntil: 'commit', timeout: Math.min(RENEW_MS, deadline.forStep() / 4) });
         this.site = '';
         this.documents = 0;
-        this.uncollected++;
       } catch {
         await stopLoading(this.page);
       }
     });
-    // No quiet moment since the last renewal (calls back to back): collected now, so that no more than two
-    // renewals' worth of garbage ever piles up.
-    if (this.uncollected > 1) await stage('load: garbage of earlier frames', () => this.collectLeftovers(Math.min(COLLECT_MS, deadline.forStep() / 4)));
-  }
-
-  /**
-   * Has the tab's renderer collect the garbage the frames it renewed away left (their documents, their script
-   * worlds). With one process per site (config.ts) the renderer outlives the frames: V8 collects such garbage
-   * lazily and Chromium mostly when the renderer has been idle for a while, so a tab kept busy on one site would
-   * grow without end. Called when the session has a quiet moment (Tabs), and by a
-   * renewal that found the last one's garbage still there. Nothing to do without a renewal since the last time.
-   * Waits at most `ms`; the collection then finishes on its own.
-   */
-  async collectLeftovers(ms = COLLECT_MS): Promise<void> {
-    if (!this.uncollected || this.page.isClosed()) return;
-    this.uncollected = 0;
-    const collect = async () => {
-      const cdp = await this.page.context().newCDPSession(this.page);
-      try {
-        await cdp.send('HeapProfiler.collectGarbage');
-      } finally {
-        void cdp.detach().catch(() => {});
-      }
-    };
-    // A closed tab, or a browser that gives no CDP session: nothing to collect, or nothing to do about it.
-    await within(collect().catch(() => {}), ms);
   }
 
   /**

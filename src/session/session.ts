@@ -152,7 +152,6 @@ export class BrowserSession {
       if (!forPerson) this.urlAfterLastCall = this.tabs.activeTab?.url();
       this.pending--;
       this.lastUsed = Date.now();
-      if (!this.pending) this.tabs.afterCall();
       freeSlot();
       release();
       this.options.afterCall?.(what);

@@ -13,12 +13,6 @@ import { Tab } from './tab.js';
 
 /** How long a tab may take to tell its title before the list calls it not responding (a hung page tells nothing). */
 const TITLE_MS = 2_000;
-/**
- * How long after a call, with no call since, the tabs' renderers collect what their renewed frames left behind
- * (`InstanceAge.collectLeftovers`): a model takes longer than this to answer, a script calling in a loop does not.
- */
-const QUIET_MS = 300;
-
 /** The title a tab is listed with when its page does not answer. */
 export const NOT_RESPONDING = '(not responding)';
 
@@ -66,7 +60,6 @@ export class Tabs {
   /** Tabs being closed: a hung one can take seconds to go, and must never be picked as active meanwhile. */
   private readonly closing = new WeakSet<Page>();
   private readonly activeListeners = new Set<(page: Page | undefined) => void>();
-  private quietTimer: NodeJS.Timeout | undefined;
   /** Tabs of a resumed session loading in the background (resume.ts), with the page they are on their way to. */
   private readonly arriving = new WeakMap<Page, { url: string; title: string }>();
 
@@ -104,10 +97,9 @@ export class Tabs {
     return () => this.activeListeners.delete(listener);
   }
 
-  /** Forgets the listeners and what was to be done in a quiet moment: the session closed. */
+  /** Forgets the listeners: the session closed. */
   stopTelling(): void {
     this.activeListeners.clear();
-    clearTimeout(this.quietTimer);
   }
 
   /** Makes a tab the active one (the tab an action opened), telling live views; undefined: none until the next call opens one. */
@@ -218,19 +210,6 @@ export class Tabs {
     const alsoHung = hung.filter((other): other is Page => other !== undefined);
     await Promise.all(alsoHung.map((other) => this.retire(other)));
     return alsoHung.length;
-  }
-
-  /**
-   * A call ended: once the session has stayed quiet for `QUIET_MS`, each tab's renderer collects the garbage its
-   * renewed browsing instances left (browsingInstance.ts). A call that starts meanwhile puts it off to the next quiet moment.
-   */
-  afterCall(): void {
-    clearTimeout(this.quietTimer);
-    this.quietTimer = setTimeout(() => {
-      if (this.host.busy()) return;
-      for (const page of this.all()) void this.kept.get(page)?.instanceAge.collectLeftovers();
-    }, QUIET_MS);
-    this.quietTimer.unref();
   }
 
   /** Closes a tab for good: from now on it is not listed, even while its renderer takes its time to go. */

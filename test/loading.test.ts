@@ -923,15 +923,16 @@ describe('nothing wedges the session', () => {
     }
   });
 
-  it('a page that hangs with another tab of its site open: the next navigate closes both, says so, and opens its page in a new tab that acts', async () => {
+  it('a page that hangs with a tab it opened: the next navigate closes both, says so, and opens its page in a new tab that acts', async () => {
     const browser = createTestToolset({ navigationTimeout: 20_000 });
     try {
       const first = await call(browser, 'browser_navigate', { url: env.server.url('/fixtures/page-b.html') });
       expect(first.ok, JSON.stringify(first.error)).toBe(true);
-      const opened = await call(browser, 'browser_tabs', { action: 'new', url: env.server.url('/fixtures/page-b.html?second') });
-      expect(opened.ok, JSON.stringify(opened.error)).toBe(true);
-      // The two tabs of one site share a renderer: the second one's endless script holds the first too.
-      await hang(await browser.page());
+      // A tab a page opens, of its own site, shares its renderer: the opened one's endless script holds the first too.
+      const page = await browser.page();
+      const [popup] = await Promise.all([page.waitForEvent('popup'), page.evaluate((url) => void window.open(url), env.server.url('/fixtures/page-b.html?second'))]);
+      await popup.waitForLoadState('domcontentloaded');
+      await hang(popup);
 
       const next = await call(browser, 'browser_navigate', { url: env.server.url('/fixtures/page-a.html') });
       expect(next.ok, JSON.stringify(next.error)).toBe(true);

@@ -15,7 +15,7 @@ import { BrowserToolset, DEFAULT_CHROMIUM_ARGS, DirectoryStore, findBrowser, Lib
 import { seal } from '../src/store/envelope.js';
 import { startLoginSite, type LoginSite } from './helpers/loginSite.js';
 import { startPostgres, type TestPostgres } from './helpers/postgres.js';
-import { browserPidsUnder, waitForExit } from './helpers/processes.js';
+import { browserPidsUnder, killWithBrowsers, waitForExit } from './helpers/processes.js';
 import { refOf } from './helpers/refs.js';
 import { createTestToolset, OFFLINE_ARGS } from './helpers/toolset.js';
 
@@ -65,16 +65,7 @@ class Worker {
 
   /** Ends the process at once, as a crash or an OOM kill would, with its browser. */
   async kill(): Promise<void> {
-    const browsers = browserPidsUnder(this.child.pid!);
-    this.child.kill('SIGKILL');
-    for (const pid of browsers) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }
-    await waitForExit([this.child.pid!, ...browsers]);
+    await killWithBrowsers(this.child.pid!);
   }
 }
 

@@ -37,3 +37,16 @@ export async function waitForExit(pids: number[], limitMs = 30_000): Promise<num
   }
   return alive;
 }
+
+/** Ends a process and the browsers under it at once, as a crash or an OOM kill would, and waits until they are gone. */
+export async function killWithBrowsers(pid: number): Promise<void> {
+  const browsers = browserPidsUnder(pid);
+  for (const each of [pid, ...browsers]) {
+    try {
+      process.kill(each, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  await waitForExit([pid, ...browsers]);
+}

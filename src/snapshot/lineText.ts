@@ -1,57 +1,102 @@
 /**
- * Controls: the one line written for an element the agent acts on: ref, role, name (or icon hint), value,
- * states and link target.
+ * Line text: writes each entry of the outline as its line of the snapshot format (docs/snapshot-format.md):
+ * a control's ref, role, name (or icon hint), value, states and link target; a reacting element's label; a
+ * section's header; a table's rows of cells; text within its limit. Which element each line is for, its facts
+ * and its place were decided by the outline (outline.ts); here is how it reads.
  */
-import { boxKey, type AriaNode, type ElementFacts } from './tree.js';
-import { editableKey } from './editables.js';
-import { collectText, quote, shownWhole, truncate } from './text.js';
-import type { WalkContext } from './line.js';
+import type { AriaNode, ElementFacts } from './tree.js';
+import type { CellSay, ControlSay, Entry, Placement, ReactingSay, Say } from './entry.js';
+import { linkTarget, shortUrl, siteUrl, urlName, type LinkTargets } from './links.js';
+import { VALUE_ROLES } from './roles.js';
+import { quote, shownWhole, truncate } from './textLimits.js';
+import { collectText } from './textPieces.js';
 
-const VALUE_ROLES = new Set(['textbox', 'searchbox', 'spinbutton', 'slider']);
-const URL_LIMIT = 60;
-const URL_NAME_LIMIT = 45;
-
-export function factsOf(node: AriaNode, ctx: WalkContext): ElementFacts | undefined {
-  return node.box ? ctx.fields.get(boxKey(node.box)) : undefined;
+/** One line of the snapshot: its text, where it sits and what it is worth. */
+export interface Line extends Placement {
+  text: string;
 }
 
-/** An editing host's facts (editables.ts), keyed by its box in the page's coordinates: frames' bodies often share their own. */
-function editableFacts(node: AriaNode, ctx: WalkContext): ElementFacts | undefined {
-  return node.box && node.role === 'textbox' ? ctx.fields.get(editableKey(node.box.x + ctx.offsetX, node.box.y + ctx.offsetY, node.box.width, node.box.height)) : undefined;
+/** How the lines of one snapshot are written. */
+export interface Wording {
+  /** The page's address: links on its site are written as paths. */
+  pageUrl: URL | undefined;
+  /** Characters of text and values shown before the rest is counted (Infinity in a `ref` snapshot). */
+  textLimit: number;
+  nameLimit: number;
+  /** Refs first seen in this snapshot: marked `new`. */
+  newRefs?: Set<string>;
+  linkTargets?: LinkTargets;
+  /** Link names used by more than one link on the page. */
+  repeatedLinkNames?: Set<string>;
 }
 
-/** A link target, cut at URL_LIMIT except in a `ref` snapshot (no text limit there): that is where it is read whole. */
-function shortUrl(url: string, base: URL | undefined, whole: boolean): string {
-  return whole ? siteUrl(url, base) : truncate(siteUrl(url, base), URL_LIMIT);
+/** The lines of an outline, in its order. */
+export function writeLines(entries: Entry[], wording: Wording): Line[] {
+  return entries.map((entry) => ({
+    text: textOf(entry.say, wording),
+    depth: entry.depth,
+    priority: entry.priority,
+    kind: entry.kind,
+    ref: entry.ref,
+    top: entry.top,
+    bottom: entry.bottom,
+    left: entry.left,
+    right: entry.right,
+    sectionEnd: entry.sectionEnd,
+    header: entry.header,
+    boxKey: entry.boxKey,
+    container: entry.container,
+  }));
 }
 
-/** A URL as the model reads it: a path on this site, "#part" in this page, else without scheme and "www.". */
-function siteUrl(url: string, base: URL | undefined): string {
-  let shown = url;
-  try {
-    const resolved = new URL(url, base);
-    // A link into this very page says only where in it ("#top"), or nothing for a bare "#" (a script's link).
-    if (base && resolved.origin === base.origin && resolved.pathname === base.pathname && resolved.search === base.search) shown = resolved.hash.length > 1 ? resolved.hash : '';
-    else if (base && resolved.origin === base.origin) shown = resolved.pathname + resolved.search + resolved.hash;
-    else shown = /^https?:$/.test(resolved.protocol) ? resolved.href.replace(/^https?:\/\/(www\.)?/, '') : resolved.href;
-  } catch {
-    // keep what the page wrote
+function textOf(say: Say, wording: Wording): string {
+  switch (say.as) {
+    case 'text': {
+      const { shown, rest } = shownWhole(say.text, wording.textLimit, say.ref);
+      return `${say.prefix}${shown}${rest ? ` ${rest}` : ''}`;
+    }
+    case 'control':
+      return `${controlText(say, wording)}${say.holds ? ':' : ''}`;
+    case 'reacting':
+      return reactingText(say, wording);
+    case 'holder':
+      return `${say.ref} ${say.kind}:`;
+    case 'around':
+      return `${say.ref} ${say.kind} > ${textOf(say.inner, wording)}`;
+    case 'section':
+      return `${say.ref ? `${say.ref} ` : ''}${say.role}${say.name ? ` ${quote(truncate(say.name, wording.nameLimit))}` : ''}:`;
+    case 'img':
+      return `img ${quote(truncate(say.name, wording.nameLimit))}`;
+    case 'grid':
+      return `| ${say.cells.map((cell) => [cell.node.ref, quote(truncate(cell.label, wording.nameLimit)), ...states(cell.node, cell.facts, wording)].join(' ')).join(' | ')} |`;
+    case 'table': {
+      const grips = say.grips.length ? `, resize grips ${say.grips.join(' ')}` : '';
+      return `${say.ref ? `${say.ref} ` : ''}${say.role}${say.name ? ` ${quote(say.name)}` : ''} (${say.columns} col${say.columns === 1 ? '' : 's'}${grips}):`;
+    }
+    case 'row':
+      return `${say.ref ? `${say.ref} ` : ''}| ${say.cells.map((cell) => cellText(cell, wording)).join(' | ')} |`;
   }
-  return shown;
 }
 
-/**
- * A link with no name is named by its target, told apart by host and file rather than by tracking
- * parameters: "medium.com/backchannel" for "medium.com/backchannel?source=logo-…", and the host and the last
- * segment of a long path ("1.bp.blogspot.com/…/greenpak.png"). Its `ref` snapshot prints the whole target.
- */
-function urlName(target: string): string {
-  const [path = '', query] = target.split(/[?#]/, 2);
-  const base = query !== undefined && path && !/\/$/.test(path) ? path : target;
-  if (base.length <= URL_NAME_LIMIT) return base;
-  const parts = base.split('/').filter(Boolean);
-  const last = parts[parts.length - 1] ?? '';
-  return parts.length > 2 ? `${parts[0]}/…/${truncate(last, URL_NAME_LIMIT - parts[0]!.length - 3)}` : truncate(base, URL_NAME_LIMIT);
+/** The states of a node as words, in a fixed order. */
+function states(node: AriaNode, facts: ElementFacts | undefined, wording: Wording): string[] {
+  const out: string[] = [];
+  if (node.checked === true) out.push('checked');
+  if (node.checked === 'mixed') out.push('mixed');
+  if (node.pressed === true) out.push('pressed');
+  if (node.selected) out.push('selected');
+  const expanded = node.expanded ?? facts?.expanded;
+  if (expanded === true) out.push('expanded');
+  if (expanded === false) out.push('collapsed');
+  if (facts?.multiline && VALUE_ROLES.has(node.role)) out.push('multiline');
+  if (node.disabled) out.push('disabled');
+  for (const word of facts?.state ?? []) if (!out.includes(word)) out.push(word);
+  if (facts?.required) out.push('required');
+  if (facts?.readonly) out.push('readonly');
+  if (facts?.password) out.push('password');
+  if (node.active) out.push('focused');
+  if (node.ref && wording.newRefs?.has(node.ref)) out.push('new');
+  return out;
 }
 
 function selectedOptions(node: AriaNode): string[] {
@@ -76,65 +121,8 @@ function countOptions(node: AriaNode): number {
   return count;
 }
 
-const GENERIC_LINK_NAMES = /^(more|read more|see more|learn more|more info|details|here|click here|link|next|previous|prev|back|continue|download|open|view|view all|see all|show all|edit|reply|share|comment|comments|\d+|\[\d+\]|»|›|→|…)$/i;
-
-/**
- * The target to print after `->`, or undefined. In `useful` mode: the path when the name does not tell the
- * link apart (generic or repeated); nothing otherwise, not even for other sites (the name says where it goes
- * often enough, and `ref` snapshots print every target). `javascript:` targets say nothing and are never printed.
- */
-function linkTarget(name: string, url: string, target: string, ctx: WalkContext): string | undefined {
-  const mode = ctx.linkTargets ?? 'all';
-  if (mode === 'none' || /^javascript:/i.test(url) || name === target) return undefined;
-  if (!target || mode === 'all') return target || undefined;
-  if (!name || GENERIC_LINK_NAMES.test(name.trim()) || ctx.repeatedLinkNames?.has(name)) return target;
-  return undefined;
-}
-
-/** Link names shared by links that go to different places: there, the target tells them apart. */
-export function repeatedLinkNames(nodes: Array<AriaNode | string>): Set<string> {
-  const targets = new Map<string, string>();
-  const repeated = new Set<string>();
-  const visit = (list: Array<AriaNode | string>) => {
-    for (const node of list) {
-      if (typeof node === 'string') continue;
-      if (node.role === 'link' && node.name) {
-        const url = node.url ?? '';
-        const seen = targets.get(node.name);
-        if (seen !== undefined && seen !== url) repeated.add(node.name);
-        targets.set(node.name, url);
-      }
-      if (node.children) visit(node.children);
-    }
-  };
-  visit(nodes);
-  return repeated;
-}
-
-/** The states of a node as words, in a fixed order. */
-export function states(node: AriaNode, facts: ElementFacts | undefined, ctx: WalkContext): string[] {
-  const out: string[] = [];
-  if (node.checked === true) out.push('checked');
-  if (node.checked === 'mixed') out.push('mixed');
-  if (node.pressed === true) out.push('pressed');
-  if (node.selected) out.push('selected');
-  const expanded = node.expanded ?? facts?.expanded;
-  if (expanded === true) out.push('expanded');
-  if (expanded === false) out.push('collapsed');
-  if (facts?.multiline && VALUE_ROLES.has(node.role)) out.push('multiline');
-  if (node.disabled) out.push('disabled');
-  for (const word of facts?.state ?? []) if (!out.includes(word)) out.push(word);
-  if (facts?.required) out.push('required');
-  if (facts?.readonly) out.push('readonly');
-  if (facts?.password) out.push('password');
-  if (node.active) out.push('focused');
-  if (node.ref && ctx.newRefs?.has(node.ref)) out.push('new');
-  return out;
-}
-
-export function controlLine(node: AriaNode, ctx: WalkContext): string {
-  const editable = editableFacts(node, ctx);
-  const facts = editable ? { ...factsOf(node, ctx), ...editable } : factsOf(node, ctx);
+/** A control's line: its ref, role, name (or icon hint), value, states and link target. */
+function controlText({ node, facts, masked }: ControlSay, wording: Wording): string {
   let name = node.name ?? '';
   let value: string | undefined;
   if (VALUE_ROLES.has(node.role)) {
@@ -147,18 +135,18 @@ export function controlLine(node: AriaNode, ctx: WalkContext): string {
     // Playwright leaves the name out when the children spell it (an image's alt, a heading inside a link).
     name = node.text || collectText(node);
   }
-  const target = node.role === 'link' && node.url ? shortUrl(node.url, ctx.pageUrl, ctx.textLimit === Infinity) : undefined;
-  if (!name && !facts?.icon && target) name = urlName(siteUrl(node.url!, ctx.pageUrl));
+  const target = node.role === 'link' && node.url ? shortUrl(node.url, wording.pageUrl, wording.textLimit === Infinity) : undefined;
+  if (!name && !facts?.icon && target) name = urlName(siteUrl(node.url!, wording.pageUrl));
 
   const parts = [node.ref ?? '', node.role];
-  if (name) parts.push(quote(truncate(name, ctx.nameLimit)));
+  if (name) parts.push(quote(truncate(name, wording.nameLimit)));
   else if (facts?.icon) parts.push(`icon=${quote(facts.icon)}`);
   let rest = '';
   if (value) {
-    if (facts?.password || facts?.secret || (!facts && ctx.maskUnknownValues)) parts.push('value="••••••"');
+    if (masked) parts.push('value="••••••"');
     else {
       // A field's value is content the agent may have to read to the end: whole, or counted with the call that shows it.
-      const whole = shownWhole(value, ctx.textLimit, node.ref, !!facts?.multiline);
+      const whole = shownWhole(value, wording.textLimit, node.ref, !!facts?.multiline);
       parts.push(`value=${quote(whole.shown)}`);
       rest = whole.rest;
     }
@@ -167,8 +155,8 @@ export function controlLine(node: AriaNode, ctx: WalkContext): string {
     const options = countOptions(node);
     if (options) parts.push(`options=${options}`);
   }
-  parts.push(...states(node, facts, ctx));
-  const shown = target ? linkTarget(name, node.url!, target, ctx) : undefined;
+  parts.push(...states(node, facts, wording));
+  const shown = target ? linkTarget(name, node.url!, target, wording) : undefined;
   if (shown) parts.push(`-> ${shown}`);
   if (rest) parts.push(rest);
   return parts.join(' ');
@@ -196,12 +184,23 @@ function hiddenToggle(node: AriaNode): AriaNode | undefined {
 }
 
 /** An element that is no control but reacts (`clickable`, `draggable`): its label, or its icon hint. */
-export function clickableLine(node: AriaNode, kind: string, label: string, facts: ElementFacts | undefined, ctx: WalkContext): string {
+function reactingText({ node, kind, label, facts }: ReactingSay, wording: Wording): string {
   const toggle = kind === 'clickable' ? hiddenToggle(node) : undefined;
   const parts = [node.ref!, toggle?.role ?? kind];
-  if (label) parts.push(quote(truncate(label, ctx.nameLimit)));
+  if (label) parts.push(quote(truncate(label, wording.nameLimit)));
   else if (facts?.icon) parts.push(`icon=${quote(facts.icon)}`);
   const shown = toggle ? { ...node, checked: toggle.checked, disabled: toggle.disabled } : node;
-  parts.push(...states({ ...shown, expanded: node.expanded ?? facts?.expanded }, facts && { state: facts.state }, ctx));
+  parts.push(...states({ ...shown, expanded: node.expanded ?? facts?.expanded }, facts && { state: facts.state }, wording));
   return parts.join(' ');
+}
+
+/** A cell's content: its text and its controls as in their own lines; a cell that reacts starts with its ref, label and states. */
+function cellText({ ref, own, parts }: CellSay, wording: Wording): string {
+  const shown = parts.map((part) => (typeof part === 'string' ? part : part.as === 'control' ? controlText(part, wording) : reactingText(part, wording)));
+  const content = shown.join(' ').replace(/\s+/g, ' ').replace(/\|/g, '¦').trim();
+  if (own) {
+    const said = [ref, quote(own.label), ...states(own.node, own.facts, wording)].join(' ');
+    return `${said}${content ? ` ${shownWhole(content, wording.textLimit, ref).shown}` : ''}`;
+  }
+  return shownWhole(content, wording.textLimit, ref).shown;
 }

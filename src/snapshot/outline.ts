@@ -1,26 +1,16 @@
 /**
- * Lines: walks a captured aria tree and turns each element worth showing into one line of the snapshot
- * format (docs/snapshot-format.md), with its position, priority and kind (a line and the walk's context are
- * line.ts's). How a control's line reads is controls.ts's, a reacting element's reacting.ts's, a data table's
- * table.ts's, text joining and limits text.ts's; choosing which lines to show, and the budget, is format.ts's job.
+ * Outline: reads a capture's aria tree into the snapshot's entries, one per line, in page order: what each
+ * element worth showing is (text, a heading, a control, a reacting element, a part of a widget, a data table,
+ * a section) and where it sits. How a reacting element, a part or a table is told apart is reacting.ts's,
+ * parts.ts's and table.ts's; writing each entry's text is lineText.ts's, after the whole outline is read.
  */
-import type { AriaNode, Box, Capture } from './tree.js';
-import { LEAF_CONTROLS, placed, Priority, type Line, type WalkContext } from './line.js';
-import { controlLine, states } from './controls.js';
-import { cellLabel, cellRows, cellRun, ITEM_ROLES } from './parts.js';
-import { clickable, hasListedDescendant, ownFacts, part, wrapper } from './reacting.js';
-import { TABLE_ROLES, tableLines } from './table.js';
-import { collectText, isTextLeaf, joinPieces, NAME_LIMIT, quote, separator, shownWhole, TEXT_LIMIT, truncate, type Piece } from './text.js';
-
-/** Interactive roles that hold other interactive elements: listed, then their children. */
-const COMPOSITE_CONTROLS = new Set(['treeitem', 'listbox']);
-/** Containers worth a header line so the model knows where a control sits. */
-const SECTIONS = new Set([
-  'dialog', 'alertdialog', 'iframe', 'navigation', 'form', 'search', 'menu', 'menubar', 'tablist', 'tree', 'table', 'grid', 'treegrid', 'banner', 'contentinfo', 'complementary', 'region',
-]);
-export const MODAL_ROLES = new Set(['dialog', 'alertdialog']);
-
-export { quote, truncate, NAME_LIMIT };
+import { boxKey, type AriaNode, type Box, type ElementFacts } from './tree.js';
+import { controlSay, placed, Priority, type Entry, type OutlineContext } from './entry.js';
+import { cellLabel, cellRows, cellRun } from './parts.js';
+import { asPart, hasListedDescendant, namedByContent, ownFacts, reaction } from './reacting.js';
+import { COMPOSITE_CONTROLS, ITEM_ROLES, LEAF_CONTROLS, MODAL_ROLES, SECTIONS, TABLE_ROLES } from './roles.js';
+import { tableEntries } from './table.js';
+import { isTextLeaf, joinPieces, separator, type Piece } from './textPieces.js';
 
 const controlInside = new WeakMap<AriaNode, boolean>();
 
@@ -43,19 +33,18 @@ function hasRefDescendant(node: AriaNode): boolean {
 /** Text worth a line: it has a letter or a digit (not a lone "|" or "·"). */
 const WORDY = /[\p{L}\p{N}]/u;
 
-function textLine(text: string, prefix: string, ref: string | undefined, box: Box | undefined, ctx: WalkContext): Line {
-  const { shown, rest } = shownWhole(text, ctx.textLimit, ref);
-  return placed({ text: `${prefix}${shown}${rest ? ` ${rest}` : ''}`, depth: ctx.depth, priority: Priority.Text, kind: 'text' }, box, ctx);
+function textEntry(text: string, prefix: string, ref: string | undefined, box: Box | undefined, ctx: OutlineContext): Entry {
+  return placed({ say: { as: 'text', text, prefix, ref }, depth: ctx.depth, priority: Priority.Text, kind: 'text' }, box, ctx);
 }
 
-/** A grid of alike cells (a month of days): a line per row, each cell by its ref, label and state. */
-function gridLines(rows: AriaNode[][], ctx: WalkContext, out: Line[]): void {
+/** A grid of alike cells (a month of days): an entry per row, each cell by its ref, label and state. */
+function gridEntries(rows: AriaNode[][], ctx: OutlineContext, out: Entry[]): void {
   for (const row of rows) {
-    const shown = row.map((cell) => [cell.ref, quote(truncate(cellLabel(cell), ctx.nameLimit)), ...states(cell, ownFacts(cell, ctx), ctx)].join(' '));
+    const cells = row.map((cell) => ({ node: cell, label: cellLabel(cell), facts: ownFacts(cell, ctx) }));
     const first = row[0]!.box!;
     const last = row[row.length - 1]!.box!;
     const box = { x: first.x, y: first.y, width: last.x + last.width - first.x, height: first.height };
-    out.push(placed({ text: `| ${shown.join(' | ')} |`, depth: ctx.depth, priority: Priority.Control, kind: 'row' }, box, ctx));
+    out.push(placed({ say: { as: 'grid', cells }, depth: ctx.depth, priority: Priority.Control, kind: 'row' }, box, ctx));
   }
 }
 
@@ -63,12 +52,13 @@ function gridLines(rows: AriaNode[][], ctx: WalkContext, out: Line[]): void {
  * Alike cells among `nodes` that are targets: inside a widget that reacts, or pointing of their own. Pieces
  * of one text (letters drawn one by one) are neither, and are joined as before.
  */
-function targetCells(run: AriaNode[] | undefined, ctx: WalkContext): Set<AriaNode> | undefined {
+function targetCells(run: AriaNode[] | undefined, ctx: OutlineContext): Set<AriaNode> | undefined {
   if (!run) return undefined;
   return ctx.inClickable || run.some((cell) => cell.cursor === 'pointer' || ownFacts(cell, ctx)?.clickable) ? new Set(run) : undefined;
 }
 
-export function walk(nodes: Array<AriaNode | string>, ctx: WalkContext, out: Line[], parentBox?: Box): void {
+/** The entries of `nodes` and everything below them, appended to `out` in page order. */
+export function outline(nodes: Array<AriaNode | string>, ctx: OutlineContext, out: Entry[], parentBox?: Box): void {
   const run = cellRun(nodes);
   const targets = targetCells(run, ctx);
   const rows = targets && cellRows([...targets]);
@@ -99,7 +89,7 @@ export function walk(nodes: Array<AriaNode | string>, ctx: WalkContext, out: Lin
       box = { x: parentBox.x, y: top, width: parentBox.width, height: Math.max(1, bottom - top) };
     }
     if (ctx.controlsOnly || siblingNames.has(text) || !WORDY.test(text)) return;
-    out.push(textLine(text, '', ctx.container, box, ctx));
+    out.push(textEntry(text, '', ctx.container, box, ctx));
   };
 
   for (const node of nodes) {
@@ -118,7 +108,7 @@ export function walk(nodes: Array<AriaNode | string>, ctx: WalkContext, out: Lin
     if (grid?.has(node)) {
       if (!gridWritten) {
         flushText(node);
-        gridLines(rows!, ctx, out);
+        gridEntries(rows!, ctx, out);
         gridWritten = true;
       }
       continue;
@@ -139,12 +129,12 @@ export function walk(nodes: Array<AriaNode | string>, ctx: WalkContext, out: Lin
 
     if (role === 'heading') {
       // A heading that reacts (an accordion's section title) is a control first.
-      if (ownFacts(node, ctx)?.clickable && clickable(node, ctx, out)) continue;
+      if (ownFacts(node, ctx)?.clickable && reactingEntries(node, ctx, out)) continue;
       const level = Math.min(node.level ?? 2, 6);
       const name = node.name || node.text || '';
-      if (name && !ctx.controlsOnly) out.push(placed({ ...textLine(name, `${'#'.repeat(level)} `, node.ref, undefined, ctx), priority: Priority.Heading, kind: 'heading' }, node.box, ctx));
+      if (name && !ctx.controlsOnly) out.push(placed({ say: { as: 'text', text: name, prefix: `${'#'.repeat(level)} `, ref: node.ref }, depth: ctx.depth, priority: Priority.Heading, kind: 'heading' }, node.box, ctx));
       // A heading can hold a link; list it so it stays reachable.
-      if (hasRefDescendant(node)) walk(node.children ?? [], ctx, out, node.box);
+      if (hasRefDescendant(node)) outline(node.children ?? [], ctx, out, node.box);
       continue;
     }
 
@@ -153,8 +143,8 @@ export function walk(nodes: Array<AriaNode | string>, ctx: WalkContext, out: Lin
       continue;
     }
     if (node.ref && (LEAF_CONTROLS.has(role) || COMPOSITE_CONTROLS.has(role))) {
-      out.push(placed({ text: controlLine(node, ctx), depth: ctx.depth, priority: Priority.Control, kind: role, ref: node.ref }, node.box, ctx));
-      if (COMPOSITE_CONTROLS.has(role)) walk(node.children ?? [], { ...ctx, depth: ctx.depth + 1 }, out, node.box);
+      out.push(placed({ say: controlSay(node, ctx), depth: ctx.depth, priority: Priority.Control, kind: role, ref: node.ref }, node.box, ctx));
+      if (COMPOSITE_CONTROLS.has(role)) outline(node.children ?? [], { ...ctx, depth: ctx.depth + 1 }, out, node.box);
       continue;
     }
 
@@ -162,121 +152,123 @@ export function walk(nodes: Array<AriaNode | string>, ctx: WalkContext, out: Lin
 
     if (ctx.parts && node.ref && ITEM_ROLES.has(role) && part(node, ctx, out)) continue;
 
-    if (TABLE_ROLES.has(role) && !ctx.controlsOnly && tableLines(node, ctx, out)) continue;
+    if (TABLE_ROLES.has(role) && !ctx.controlsOnly && tableEntries(node, ctx, out)) continue;
 
     if (role === 'iframe' || SECTIONS.has(role)) {
       // The ref lets the model expand the section (browser_snapshot ref) or scroll inside it.
-      const header = `${node.ref ? `${node.ref} ` : ''}${role}${node.name ? ` ${quote(truncate(node.name, ctx.nameLimit))}` : ''}:`;
       const index = out.length;
-      out.push(placed({ text: header, depth: ctx.depth, priority: MODAL_ROLES.has(role) ? Priority.Control : Priority.Section, kind: role, ref: node.ref }, node.box, ctx));
-      const inner: WalkContext =
+      const say = { as: 'section' as const, ref: node.ref, role, name: node.name || undefined };
+      out.push(placed({ say, depth: ctx.depth, priority: MODAL_ROLES.has(role) ? Priority.Control : Priority.Section, kind: role, ref: node.ref }, node.box, ctx));
+      const inner: OutlineContext =
         role === 'iframe' && node.box
           ? { ...ctx, depth: ctx.depth + 1, offsetX: ctx.offsetX + node.box.x, offsetY: ctx.offsetY + node.box.y, container: node.ref ?? ctx.container, maskUnknownValues: ctx.unreadFrames }
           : { ...ctx, depth: ctx.depth + 1, container: node.ref ?? ctx.container };
-      walk(node.children ?? [node.text ?? ''], inner, out, node.box);
+      outline(node.children ?? [node.text ?? ''], inner, out, node.box);
       out[index]!.sectionEnd = out.length;
       continue;
     }
 
-    if (node.ref && clickable(node, ctx, out)) continue;
+    if (node.ref && reactingEntries(node, ctx, out)) continue;
 
     if (ctx.controlsOnly) {
-      walk(node.children ?? [], node.ref ? { ...ctx, container: node.ref } : ctx, out, node.box);
+      outline(node.children ?? [], node.ref ? { ...ctx, container: node.ref } : ctx, out, node.box);
       continue;
     }
 
     if (role === 'img') {
-      if (node.name) out.push(placed({ text: `img ${quote(truncate(node.name, ctx.nameLimit))}`, depth: ctx.depth, priority: Priority.Text, kind: 'img' }, node.box, ctx));
+      if (node.name) out.push(placed({ say: { as: 'img', name: node.name }, depth: ctx.depth, priority: Priority.Text, kind: 'img' }, node.box, ctx));
       // An SVG drawing can hold text and links of its own (a chart's labels, a map's areas, an SVG file opened itself).
-      if (node.children?.length) walk(node.children, { ...ctx, container: node.ref ?? ctx.container }, out, node.box);
+      if (node.children?.length) outline(node.children, { ...ctx, container: node.ref ?? ctx.container }, out, node.box);
       continue;
     }
 
     // Text-only elements, and table cells outside a data table (Playwright gives a text cell a name, no text).
     const own = node.text ?? (role === 'cell' && !node.children?.length ? node.name : undefined);
     if (own && !node.children?.length) {
-      if (WORDY.test(own)) out.push(textLine(own, role === 'listitem' ? '- ' : '', node.ref ?? ctx.container, node.box, ctx));
+      if (WORDY.test(own)) out.push(textEntry(own, role === 'listitem' ? '- ' : '', node.ref ?? ctx.container, node.box, ctx));
       continue;
     }
     // cursor:pointer is inherited: below a clickable container, only real controls get a line.
-    const inner: WalkContext = { ...ctx, container: node.ref ?? ctx.container, inListItem: role === 'listitem' };
+    const inner: OutlineContext = { ...ctx, container: node.ref ?? ctx.container, inListItem: role === 'listitem' };
     if (role === 'list' && ctx.inListItem) inner.depth = ctx.depth + 1;
     if (node.cursor === 'pointer' && node.ref) inner.inClickable = true;
-    walk(node.children ?? [], inner, out, node.box);
+    outline(node.children ?? [], inner, out, node.box);
   }
   flushText();
 }
 
-export { collectText };
-
-export function findSubtree(nodes: Array<AriaNode | string>, ref: string): AriaNode | undefined {
-  for (const node of nodes) {
-    if (typeof node === 'string') continue;
-    if (node.ref === ref) return node;
-    const found = findSubtree(node.children ?? [], ref);
-    if (found) return found;
+/**
+ * An element that is no control but reacts (reacting.ts decides how it is listed): its entries, and those of
+ * what it holds. False, writing nothing, when it is better listed as a container.
+ */
+function reactingEntries(node: AriaNode, outer: OutlineContext, out: Entry[]): boolean {
+  const found = reaction(node, outer);
+  if (!found) return false;
+  const ctx: OutlineContext = found.claims ? { ...outer, claimed: found.claims } : outer;
+  switch (found.form) {
+    case 'parts':
+      holder(node, found.kind, { ...ctx, parts: true }, out);
+      return true;
+    case 'card':
+      holder(node, found.kind, ctx, out);
+      return true;
+    case 'wrapper':
+      return wrapper(node, found.kind, ctx, out, true);
+    case 'line':
+      reactingLine(node, found.kind, found.label, found.facts, found.inside, ctx, out);
+      return true;
   }
-  return undefined;
 }
 
-/** Offset of a node inside iframes, so a subtree's boxes land in page coordinates. */
-export function frameOffset(nodes: Array<AriaNode | string>, ref: string, x = 0, y = 0): { x: number; y: number } | undefined {
-  for (const node of nodes) {
-    if (typeof node === 'string') continue;
-    if (node.ref === ref) return { x, y };
-    const inner = node.role === 'iframe' && node.box ? { x: x + node.box.x, y: y + node.box.y } : { x, y };
-    const found = frameOffset(node.children ?? [], ref, inner.x, inner.y);
-    if (found) return found;
-  }
-  return undefined;
+/** One line for a reacting element; the controls it holds (a mail row's trash icon) indented below it. */
+function reactingLine(node: AriaNode, kind: string, label: string, facts: ElementFacts | undefined, inside: boolean, ctx: OutlineContext, out: Entry[]): void {
+  const ref = node.ref!;
+  out.push(placed({ say: { as: 'reacting', node, kind, label, facts }, depth: ctx.depth, priority: Priority.Control, kind, ref }, node.box, ctx));
+  if (inside) outline(node.children ?? [], { ...ctx, depth: ctx.depth + 1, container: ref, inClickable: true, controlsOnly: true }, out, node.box);
 }
 
-export function rootContext(capture: Capture): WalkContext {
-  let pageUrl: URL | undefined;
-  try {
-    pageUrl = new URL(capture.url);
-  } catch {
-    pageUrl = undefined;
-  }
-  return { depth: 0, offsetX: 0, offsetY: 0, inClickable: false, fields: capture.fields, unreadFrames: capture.unreadFrames, pageUrl, textLimit: TEXT_LIMIT, nameLimit: NAME_LIMIT, walk };
+/** A reacting element as a header, with what it holds listed below it. */
+function holder(node: AriaNode, kind: string, ctx: OutlineContext, out: Entry[]): void {
+  const ref = node.ref!;
+  const index = out.length;
+  out.push(placed({ say: { as: 'holder', ref, kind }, depth: ctx.depth, priority: Priority.Control, kind, ref }, node.box, ctx));
+  outline(node.children ?? [], { ...ctx, depth: ctx.depth + 1, container: ref, inClickable: true }, out, node.box);
+  out[index]!.sectionEnd = out.length;
+}
+
+/** An item of a widget that serves its parts: a target of its own. False when it shows nothing to name it by. */
+function part(node: AriaNode, outer: OutlineContext, out: Entry[]): boolean {
+  const ctx: OutlineContext = { ...outer, parts: false };
+  const found = asPart(node, ctx);
+  if (!found) return false;
+  reactingLine(node, found.kind, found.label, found.facts, found.inside, ctx, out);
+  return true;
 }
 
 /**
- * Every line of a capture, unindented, for comparing two captures of one document, with its vertical place in
- * page coordinates (a line without a box takes the place of the line before it).
+ * A control around other controls (a menu item around its link, a link around a button, a focusable list
+ * item): both are targets, so both keep their refs. Around one control: `e5 menuitem > e6 link "Home"`; around
+ * several: the wrapper's line as a header, its controls indented below. With `onlyOne`, returns false (and
+ * lists nothing) when there are several: the caller lists the node as a container.
  */
-export type PageLine = { text: string; ref?: string; kind: string; top: number; bottom: number };
-const pageLinesOf = new WeakMap<Capture, PageLine[]>();
-
-/** Memoised: each capture is the "after" of one action's diff and the "before" of the next. */
-export function pageLines(capture: Capture): PageLine[] {
-  let result = pageLinesOf.get(capture);
-  if (!result) {
-    const lines: Line[] = [];
-    walk(capture.tree, rootContext(capture), lines);
-    const { scrollY } = capture.metrics;
-    let top = scrollY;
-    let bottom = scrollY;
-    result = [];
-    for (const line of lines) {
-      if (line.sectionEnd !== undefined && !MODAL_ROLES.has(line.kind)) continue;
-      if (line.top !== undefined && line.bottom !== undefined) {
-        top = line.top + scrollY;
-        bottom = line.bottom + scrollY;
-      }
-      result.push({ text: line.text, ref: line.ref, kind: line.kind, top, bottom });
-    }
-    pageLinesOf.set(capture, result);
+function wrapper(node: AriaNode, kind: string, ctx: OutlineContext, out: Entry[], onlyOne = false): boolean {
+  const inner: Entry[] = [];
+  outline(node.children ?? [], { ...ctx, container: node.ref, claimed: node.box && boxKey(node.box) }, inner, node.box);
+  const ref = node.ref!;
+  const append = (entries: Entry[], deeper: number) => {
+    const offset = out.length;
+    for (const entry of entries) out.push({ ...entry, depth: entry.depth + deeper, sectionEnd: entry.sectionEnd === undefined ? undefined : entry.sectionEnd + offset });
+  };
+  if (inner.length === 1 && inner[0]!.ref && inner[0]!.priority === Priority.Control) {
+    append([{ ...inner[0]!, say: { as: 'around', ref, kind, inner: inner[0]!.say } }], 0);
+    return true;
   }
-  return result;
-}
-
-/** Every ref in the tree with its role and name, for resolving and re-finding elements. */
-export function indexRefs(nodes: Array<AriaNode | string>, into = new Map<string, { role: string; name: string }>()) {
-  for (const node of nodes) {
-    if (typeof node === 'string') continue;
-    if (node.ref) into.set(node.ref, { role: node.role, name: node.name || node.text || '' });
-    indexRefs(node.children ?? [], into);
-  }
-  return into;
+  if (onlyOne) return false;
+  // A name made of what it holds (a calendar day named by its events) is said by the lines below it.
+  const say = !inner.length || (node.name && !namedByContent(node)) ? { ...controlSay(node, ctx), holds: inner.length > 0 } : { as: 'holder' as const, ref, kind };
+  const index = out.length;
+  out.push(placed({ say, depth: ctx.depth, priority: Priority.Control, kind, ref: node.ref }, node.box, ctx));
+  append(inner, 1);
+  if (inner.length) out[index]!.sectionEnd = out.length;
+  return true;
 }

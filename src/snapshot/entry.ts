@@ -1,7 +1,7 @@
 /**
  * Entry: one line of the snapshot as the outline decides it (outline.ts), before its text is written
- * (lineText.ts): where it sits on the page, how much it is worth, and what it says, as data. Also the context
- * the outline reads an element in, and the facts a control's line shows.
+ * (lineText.ts): what it says, as data, how much it is worth, and where its element sits. Also the context the
+ * outline reads an element in, and the facts a control's line shows.
  */
 import { editableKey } from './editables.js';
 import { factsOf, type AriaNode, type Box, type ElementFacts } from './tree.js';
@@ -10,31 +10,22 @@ import { factsOf, type AriaNode, type Box, type ElementFacts } from './tree.js';
 export const Priority = { Text: 0, Section: 1, Heading: 2, Control: 3 } as const;
 export type Priority = (typeof Priority)[keyof typeof Priority];
 
-/** Where a line sits and what it is worth: everything of a line but its text. */
-export interface Placement {
+/** A line of the outline: what it says, what it is worth, and where its element sits. */
+export interface Entry {
+  say: Say;
   depth: number;
   priority: Priority;
   /** Role, for the "what was cut or is off screen" summaries. */
   kind: string;
   ref?: string;
-  /** Vertical extent in page coordinates (for viewport selection); undefined when unknown. */
-  top?: number;
-  bottom?: number;
-  left?: number;
-  right?: number;
+  /** The element's box in its own frame; none when unknown. */
+  box?: Box;
+  /** The context it was read in: its frame's offset on the page, the nearest enclosing ref. */
+  at: OutlineContext;
   /** Section headers are kept only when something inside them is kept: the index after their last line. */
   sectionEnd?: number;
   /** A table's header row: kept whenever a row of its table is. */
   header?: boolean;
-  /** The element's box in its own frame, to match facts collected in the page. */
-  boxKey?: string;
-  /** Ref of the nearest enclosing element that has one, for "expand with ref" hints. */
-  container?: string;
-}
-
-/** A line of the outline: its place, and what it says. */
-export interface Entry extends Placement {
-  say: Say;
 }
 
 /** A control's line: its element, and the facts it shows (its states, an editing host's text). */
@@ -104,19 +95,8 @@ export interface OutlineContext {
   unreadFrames?: boolean;
   /** Inside an iframe whose facts may be missing (`Capture.unreadFrames`): a value without facts is masked. */
   maskUnknownValues?: boolean;
+  /** Ref of the nearest enclosing element that has one: the `ref` snapshot that shows what a line leaves out. */
   container?: string;
-}
-
-/** Gives a new entry its position; mutates the fresh object rather than copying it (hot path on big pages). */
-export function placed(entry: Entry, box: Box | undefined, ctx: OutlineContext): Entry {
-  entry.container = ctx.container;
-  if (!box || (box.width === 0 && box.height === 0)) return entry;
-  entry.left = box.x + ctx.offsetX;
-  entry.top = box.y + ctx.offsetY;
-  entry.right = entry.left + box.width;
-  entry.bottom = entry.top + box.height;
-  entry.boxKey = `${Math.round(box.x)},${Math.round(box.y)},${Math.round(box.width)},${Math.round(box.height)}`;
-  return entry;
 }
 
 /** An editing host's facts (editables.ts), keyed by its box in the page's coordinates: frames' bodies often share their own. */

@@ -4,16 +4,34 @@
  * section's header; a table's rows of cells; text within its limit. Which element each line is for, its facts
  * and its place were decided by the outline (outline.ts); here is how it reads.
  */
-import type { AriaNode, ElementFacts } from './tree.js';
-import type { CellSay, ControlSay, Entry, Placement, ReactingSay, Say } from './entry.js';
+import { boxKey, type AriaNode, type ElementFacts } from './tree.js';
+import type { CellSay, ControlSay, Entry, Priority, ReactingSay, Say } from './entry.js';
 import { linkTarget, shortUrl, siteUrl, urlName, type LinkTargets } from './links.js';
 import { VALUE_ROLES } from './roles.js';
 import { quote, shownWhole, truncate } from './textLimits.js';
 import { collectText } from './textPieces.js';
 
-/** One line of the snapshot: its text, where it sits and what it is worth. */
-export interface Line extends Placement {
+/** One line of the snapshot: its text, what it is worth, and where it sits on the page. */
+export interface Line {
   text: string;
+  depth: number;
+  priority: Priority;
+  /** Role, for the "what was cut or is off screen" summaries. */
+  kind: string;
+  ref?: string;
+  /** Vertical extent in page coordinates (for viewport selection); undefined when unknown. */
+  top?: number;
+  bottom?: number;
+  left?: number;
+  right?: number;
+  /** Section headers are kept only when something inside them is kept: the index after their last line. */
+  sectionEnd?: number;
+  /** A table's header row: kept whenever a row of its table is. */
+  header?: boolean;
+  /** The element's box in its own frame, to match facts collected in the page. */
+  boxKey?: string;
+  /** Ref of the nearest enclosing element that has one, for "expand with ref" hints. */
+  container?: string;
 }
 
 /** How the lines of one snapshot are written. */
@@ -32,21 +50,19 @@ export interface Wording {
 
 /** The lines of an outline, in its order. */
 export function writeLines(entries: Entry[], wording: Wording): Line[] {
-  return entries.map((entry) => ({
-    text: textOf(entry.say, wording),
-    depth: entry.depth,
-    priority: entry.priority,
-    kind: entry.kind,
-    ref: entry.ref,
-    top: entry.top,
-    bottom: entry.bottom,
-    left: entry.left,
-    right: entry.right,
-    sectionEnd: entry.sectionEnd,
-    header: entry.header,
-    boxKey: entry.boxKey,
-    container: entry.container,
-  }));
+  return entries.map((entry) => placed(entry, textOf(entry.say, wording)));
+}
+
+/** A line with its text, placed on the page: a box in a frame is moved by the frame's offset. */
+function placed({ depth, priority, kind, ref, sectionEnd, header, box, at }: Entry, text: string): Line {
+  const line: Line = { text, depth, priority, kind, ref, sectionEnd, header, container: at.container };
+  if (!box || (box.width === 0 && box.height === 0)) return line;
+  line.left = box.x + at.offsetX;
+  line.top = box.y + at.offsetY;
+  line.right = line.left + box.width;
+  line.bottom = line.top + box.height;
+  line.boxKey = boxKey(box);
+  return line;
 }
 
 function textOf(say: Say, wording: Wording): string {

@@ -5,7 +5,7 @@
  * parts.ts's and table.ts's; writing each entry's text is lineText.ts's, after the whole outline is read.
  */
 import { boxKey, type AriaNode, type Box, type ElementFacts } from './tree.js';
-import { controlSay, placed, Priority, type Entry, type OutlineContext } from './entry.js';
+import { controlSay, Priority, type Entry, type OutlineContext } from './entry.js';
 import { cellLabel, cellRows, cellRun } from './parts.js';
 import { asPart, hasListedDescendant, namedByContent, ownFacts, reaction } from './reacting.js';
 import { COMPOSITE_CONTROLS, ITEM_ROLES, LEAF_CONTROLS, MODAL_ROLES, SECTIONS, TABLE_ROLES } from './roles.js';
@@ -34,7 +34,7 @@ function hasRefDescendant(node: AriaNode): boolean {
 const WORDY = /[\p{L}\p{N}]/u;
 
 function textEntry(text: string, prefix: string, ref: string | undefined, box: Box | undefined, ctx: OutlineContext): Entry {
-  return placed({ say: { as: 'text', text, prefix, ref }, depth: ctx.depth, priority: Priority.Text, kind: 'text' }, box, ctx);
+  return { say: { as: 'text', text, prefix, ref }, depth: ctx.depth, priority: Priority.Text, kind: 'text', box, at: ctx };
 }
 
 /** A grid of alike cells (a month of days): an entry per row, each cell by its ref, label and state. */
@@ -44,7 +44,7 @@ function gridEntries(rows: AriaNode[][], ctx: OutlineContext, out: Entry[]): voi
     const first = row[0]!.box!;
     const last = row[row.length - 1]!.box!;
     const box = { x: first.x, y: first.y, width: last.x + last.width - first.x, height: first.height };
-    out.push(placed({ say: { as: 'grid', cells }, depth: ctx.depth, priority: Priority.Control, kind: 'row' }, box, ctx));
+    out.push({ say: { as: 'grid', cells }, depth: ctx.depth, priority: Priority.Control, kind: 'row', box, at: ctx });
   }
 }
 
@@ -132,7 +132,7 @@ export function outline(nodes: Array<AriaNode | string>, ctx: OutlineContext, ou
       if (ownFacts(node, ctx)?.clickable && reactingEntries(node, ctx, out)) continue;
       const level = Math.min(node.level ?? 2, 6);
       const name = node.name || node.text || '';
-      if (name && !ctx.controlsOnly) out.push(placed({ say: { as: 'text', text: name, prefix: `${'#'.repeat(level)} `, ref: node.ref }, depth: ctx.depth, priority: Priority.Heading, kind: 'heading' }, node.box, ctx));
+      if (name && !ctx.controlsOnly) out.push({ say: { as: 'text', text: name, prefix: `${'#'.repeat(level)} `, ref: node.ref }, depth: ctx.depth, priority: Priority.Heading, kind: 'heading', box: node.box, at: ctx });
       // A heading can hold a link; list it so it stays reachable.
       if (hasRefDescendant(node)) outline(node.children ?? [], ctx, out, node.box);
       continue;
@@ -143,7 +143,7 @@ export function outline(nodes: Array<AriaNode | string>, ctx: OutlineContext, ou
       continue;
     }
     if (node.ref && (LEAF_CONTROLS.has(role) || COMPOSITE_CONTROLS.has(role))) {
-      out.push(placed({ say: controlSay(node, ctx), depth: ctx.depth, priority: Priority.Control, kind: role, ref: node.ref }, node.box, ctx));
+      out.push({ say: controlSay(node, ctx), depth: ctx.depth, priority: Priority.Control, kind: role, ref: node.ref, box: node.box, at: ctx });
       if (COMPOSITE_CONTROLS.has(role)) outline(node.children ?? [], { ...ctx, depth: ctx.depth + 1 }, out, node.box);
       continue;
     }
@@ -158,7 +158,7 @@ export function outline(nodes: Array<AriaNode | string>, ctx: OutlineContext, ou
       // The ref lets the model expand the section (browser_snapshot ref) or scroll inside it.
       const index = out.length;
       const say = { as: 'section' as const, ref: node.ref, role, name: node.name || undefined };
-      out.push(placed({ say, depth: ctx.depth, priority: MODAL_ROLES.has(role) ? Priority.Control : Priority.Section, kind: role, ref: node.ref }, node.box, ctx));
+      out.push({ say, depth: ctx.depth, priority: MODAL_ROLES.has(role) ? Priority.Control : Priority.Section, kind: role, ref: node.ref, box: node.box, at: ctx });
       const inner: OutlineContext =
         role === 'iframe' && node.box
           ? { ...ctx, depth: ctx.depth + 1, offsetX: ctx.offsetX + node.box.x, offsetY: ctx.offsetY + node.box.y, container: node.ref ?? ctx.container, maskUnknownValues: ctx.unreadFrames }
@@ -176,7 +176,7 @@ export function outline(nodes: Array<AriaNode | string>, ctx: OutlineContext, ou
     }
 
     if (role === 'img') {
-      if (node.name) out.push(placed({ say: { as: 'img', name: node.name }, depth: ctx.depth, priority: Priority.Text, kind: 'img' }, node.box, ctx));
+      if (node.name) out.push({ say: { as: 'img', name: node.name }, depth: ctx.depth, priority: Priority.Text, kind: 'img', box: node.box, at: ctx });
       // An SVG drawing can hold text and links of its own (a chart's labels, a map's areas, an SVG file opened itself).
       if (node.children?.length) outline(node.children, { ...ctx, container: node.ref ?? ctx.container }, out, node.box);
       continue;
@@ -223,7 +223,7 @@ function reactingEntries(node: AriaNode, outer: OutlineContext, out: Entry[]): b
 /** One line for a reacting element; the controls it holds (a mail row's trash icon) indented below it. */
 function reactingLine(node: AriaNode, kind: string, label: string, facts: ElementFacts | undefined, inside: boolean, ctx: OutlineContext, out: Entry[]): void {
   const ref = node.ref!;
-  out.push(placed({ say: { as: 'reacting', node, kind, label, facts }, depth: ctx.depth, priority: Priority.Control, kind, ref }, node.box, ctx));
+  out.push({ say: { as: 'reacting', node, kind, label, facts }, depth: ctx.depth, priority: Priority.Control, kind, ref, box: node.box, at: ctx });
   if (inside) outline(node.children ?? [], { ...ctx, depth: ctx.depth + 1, container: ref, inClickable: true, controlsOnly: true }, out, node.box);
 }
 
@@ -231,7 +231,7 @@ function reactingLine(node: AriaNode, kind: string, label: string, facts: Elemen
 function holder(node: AriaNode, kind: string, ctx: OutlineContext, out: Entry[]): void {
   const ref = node.ref!;
   const index = out.length;
-  out.push(placed({ say: { as: 'holder', ref, kind }, depth: ctx.depth, priority: Priority.Control, kind, ref }, node.box, ctx));
+  out.push({ say: { as: 'holder', ref, kind }, depth: ctx.depth, priority: Priority.Control, kind, ref, box: node.box, at: ctx });
   outline(node.children ?? [], { ...ctx, depth: ctx.depth + 1, container: ref, inClickable: true }, out, node.box);
   out[index]!.sectionEnd = out.length;
 }
@@ -267,7 +267,7 @@ function wrapper(node: AriaNode, kind: string, ctx: OutlineContext, out: Entry[]
   // A name made of what it holds (a calendar day named by its events) is said by the lines below it.
   const say = !inner.length || (node.name && !namedByContent(node)) ? { ...controlSay(node, ctx), holds: inner.length > 0 } : { as: 'holder' as const, ref, kind };
   const index = out.length;
-  out.push(placed({ say, depth: ctx.depth, priority: Priority.Control, kind, ref: node.ref }, node.box, ctx));
+  out.push({ say, depth: ctx.depth, priority: Priority.Control, kind, ref: node.ref, box: node.box, at: ctx });
   append(inner, 1);
   if (inner.length) out[index]!.sectionEnd = out.length;
   return true;

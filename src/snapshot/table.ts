@@ -6,7 +6,7 @@
  * This module reads a table into the outline's entries; lineText.ts writes their text.
  */
 import { factsOf, type AriaNode } from './tree.js';
-import { controlSay, placed, Priority, type CellSay, type Entry, type OutlineContext } from './entry.js';
+import { controlSay, Priority, type CellSay, type Entry, type OutlineContext } from './entry.js';
 import { LEAF_CONTROLS } from './roles.js';
 import { collectText } from './textPieces.js';
 
@@ -110,7 +110,7 @@ export function tableEntries(table: AriaNode, ctx: OutlineContext, out: Entry[])
   const grips: string[] = [];
   const tableSay = { as: 'table' as const, ref: table.ref, role: table.role, name: table.name || undefined, columns, grips };
   const headerIndex = out.length;
-  out.push(placed({ say: tableSay, depth: ctx.depth, priority: Priority.Section, kind: table.role, ref: table.ref }, table.box, ctx));
+  out.push({ say: tableSay, depth: ctx.depth, priority: Priority.Section, kind: table.role, ref: table.ref, box: table.box, at: ctx });
   for (const row of rows) {
     const cells = cellsOf(row);
     const read = cells.map((cell) => cellSay(cell, ctx));
@@ -120,7 +120,7 @@ export function tableEntries(table: AriaNode, ctx: OutlineContext, out: Entry[])
     const rowReacts = row.ref && factsOf(row, ctx.fields)?.clickable;
     const control = read.some((c) => c.control) || !!rowReacts;
     const say = { as: 'row' as const, ref: rowReacts ? row.ref : undefined, cells: read.map((c) => c.say) };
-    const entry = placed({ say, depth: ctx.depth + 1, priority: control ? Priority.Control : Priority.Text, kind: control ? 'row' : 'text', ref: rowReacts ? row.ref : undefined }, row.box, ctx);
+    const entry: Entry = { say, depth: ctx.depth + 1, priority: control ? Priority.Control : Priority.Text, kind: control ? 'row' : 'text', ref: rowReacts ? row.ref : undefined, box: row.box, at: ctx };
     if (heading) entry.header = true;
     out.push(entry);
   }

@@ -97,7 +97,9 @@ export function sessionKey(context: unknown, config: ResolvedConfig): string {
 }
 
 export function defineBrowserTool<I extends z.ZodTypeAny, O extends z.ZodRawShape>(definition: BrowserToolDefinition<I, O>) {
-  const success = z.object({ ok: z.literal(true), notices: noticesSchema, elements: elementsSchema, ...definition.output });
+  // Results that can show refs list them as data too (elements.ts); the others are not declared with the list.
+  const showsRefs = 'snapshot' in definition.output || 'changes' in definition.output;
+  const success = z.object({ ok: z.literal(true), notices: noticesSchema, ...(showsRefs ? { elements: elementsSchema } : {}), ...definition.output });
   const failure = z.object({ ok: z.literal(false), error: errorSchema, notices: noticesSchema });
   const outputSchema = z.union([success, failure]);
 

@@ -187,7 +187,9 @@ async function main(): Promise<void> {
   if (options.write) {
     const [json, markdown] = [resultsFile(options.tasks, 'json'), resultsFile(options.tasks, 'md')];
     mkdirSync(dirname(json), { recursive: true });
-    writeFileSync(json, `${JSON.stringify(results, null, 1)}\n`);
+    // One episode a line: with each call's breakdown, an indented file would be three times the size.
+    const episodes = `[\n${results.episodes.map((episode) => JSON.stringify(episode)).join(',\n')}\n]`;
+    writeFileSync(json, `${JSON.stringify({ ...results, episodes: '<episodes>' }, null, 1).replace('"<episodes>"', episodes)}\n`);
     writeFileSync(markdown, renderMarkdown(results, TASKS));
     console.log(`Wrote ${markdown} and ${json}`);
     writeTokenReport();

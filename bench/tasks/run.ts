@@ -25,6 +25,7 @@ import type { Adapter } from './adapters/types.js';
 import { runEpisode, STEP_BUDGET } from './episode.js';
 import { TASKS } from './pages/index.js';
 import { WIDGET_TASKS } from './pages/widgets/index.js';
+import { writeTokenReport } from '../tokens.js';
 import { renderConsole, renderMarkdown, type TaskBenchResults } from './report.js';
 import { startTaskServer } from './server.js';
 import { CAUSE_LABELS, type EpisodeResult, type TaskDef } from './types.js';
@@ -158,6 +159,7 @@ async function main(): Promise<void> {
           episodes.push(result);
           console.log(line(result));
           if (options.verbose || (!result.success && process.env.BENCH_TRACE)) console.log(`    ${result.trace.join('\n    ')}`);
+          if (options.verbose) for (const call of result.calls ?? []) console.log(`    ${call.tool}: ${call.tokens} tok ${JSON.stringify(call.parts)} read before ${JSON.stringify(call.repeated)}${call.cuts ? ` cuts ${JSON.stringify(call.cuts)}` : ''}`);
         }
       }
     }
@@ -185,9 +187,12 @@ async function main(): Promise<void> {
   if (options.write) {
     const [json, markdown] = [resultsFile(options.tasks, 'json'), resultsFile(options.tasks, 'md')];
     mkdirSync(dirname(json), { recursive: true });
-    writeFileSync(json, `${JSON.stringify(results, null, 1)}\n`);
+    // One episode a line: with each call's breakdown, an indented file would be three times the size.
+    const episodes = `[\n${results.episodes.map((episode) => JSON.stringify(episode)).join(',\n')}\n]`;
+    writeFileSync(json, `${JSON.stringify({ ...results, episodes: '<episodes>' }, null, 1).replace('"<episodes>"', episodes)}\n`);
     writeFileSync(markdown, renderMarkdown(results, TASKS));
     console.log(`Wrote ${markdown} and ${json}`);
+    writeTokenReport();
   }
 }
 

@@ -1,4 +1,5 @@
 /** The shapes shared by task pages, policies, adapters and the runner. */
+import type { CallTokens } from './breakdown.js';
 import type { Rng } from './random.js';
 
 export const CATEGORIES = [
@@ -94,5 +95,7 @@ export interface EpisodeResult {
   tokens: number;
   /** The tools called, in order, for reading a failure. */
   trace: string[];
+  /** Where each call's tokens went, in order (breakdown.ts); read by bench/tokens.ts. */
+  calls?: CallTokens[];
   seconds: number;
 }

@@ -13,6 +13,7 @@ import type { Deadline } from '../deadline.js';
 import type { SessionRegistry } from '../session/registry.js';
 import type { BrowserSession } from '../session/session.js';
 import type { Tab } from '../session/tab.js';
+import { elementsSchema, resultElements, sessionRefs, type ResultElement } from './elements.js';
 import { toModelText, type ResultLike } from './modelText.js';
 import { traceToolCall } from './toolSpan.js';
 
@@ -43,7 +44,7 @@ export const errorSchema = z.object({
 
 const noticesSchema = z.array(z.string()).optional().describe('Things you should know about this call, such as a browser restart.');
 
-export type ToolResult<T> = ({ ok: true; notices?: string[] } & T) | { ok: false; error: z.infer<typeof errorSchema>; notices?: string[] };
+export type ToolResult<T> = ({ ok: true; notices?: string[]; elements?: ResultElement[] } & T) | { ok: false; error: z.infer<typeof errorSchema>; notices?: string[] };
 
 export interface BrowserToolDefinition<I extends z.ZodTypeAny, O extends z.ZodRawShape> {
   id: string;
@@ -96,7 +97,9 @@ export function sessionKey(context: unknown, config: ResolvedConfig): string {
 }
 
 export function defineBrowserTool<I extends z.ZodTypeAny, O extends z.ZodRawShape>(definition: BrowserToolDefinition<I, O>) {
-  const success = z.object({ ok: z.literal(true), notices: noticesSchema, ...definition.output });
+  // Results that can show refs list them as data too (elements.ts); the others are not declared with the list.
+  const showsRefs = 'snapshot' in definition.output || 'changes' in definition.output;
+  const success = z.object({ ok: z.literal(true), notices: noticesSchema, ...(showsRefs ? { elements: elementsSchema } : {}), ...definition.output });
   const failure = z.object({ ok: z.literal(false), error: errorSchema, notices: noticesSchema });
   const outputSchema = z.union([success, failure]);
 
@@ -202,7 +205,9 @@ async function runTool<I extends z.ZodTypeAny, O extends z.ZodRawShape>(
       const data = await definition.handle(input, call);
       const blocked = session.tabs.all().flatMap((page) => session.tabs.tabOf(page).takeBlocked());
       if (blocked.length) notices.push(blockedNotice(blocked));
-      return { ok: true as const, ...data, ...(notices.length ? { notices } : {}) };
+      // The refs the result shows, as data for programs (elements.ts); the model reads them in the text.
+      const elements = resultElements(data, sessionRefs(session.refs, [session.tabs.activeTab, ...session.tabs.all()]));
+      return { ok: true as const, ...data, ...elements, ...(notices.length ? { notices } : {}) };
     }, { slot: !definition.waits, checkTab: !definition.handlesHungTab, forPerson });
   } catch (error) {
     const toolError = toBrowserToolError(error, definition.id.replace(/^browser_/, ''));

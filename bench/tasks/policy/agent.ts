@@ -5,6 +5,7 @@
  * subtree snapshot, a search, a read of the text), then by scrolling. It never touches the page itself.
  */
 import type { Adapter, Need, Observation, TypeOptions } from '../adapters/types.js';
+import { breakdownOf, EpisodeMemory, type CallTokens } from '../breakdown.js';
 import type { Cause } from '../types.js';
 import { sameName, View, type Item } from './view.js';
 
@@ -45,6 +46,9 @@ export class Agent {
   calls = 0;
   tokens = 0;
   readonly trace: string[] = [];
+  /** Where each call's tokens went (breakdown.ts). */
+  readonly breakdown: CallTokens[] = [];
+  private readonly memory = new EpisodeMemory();
   /** The last whole snapshot, and the call count when it was taken. */
   private current: View | undefined;
   private currentAt = -1;
@@ -79,6 +83,7 @@ export class Agent {
     const observation = await work();
     this.calls++;
     this.tokens += observation.tokens;
+    this.breakdown.push(breakdownOf(this.adapter.id, observation.call, observation.sent, observation.tokens, this.memory));
     this.trace.push(`${observation.call}${observation.ok ? '' : ` -> ${observation.error?.code}`}`);
     // BENCH_TRACE=full: also what the call returned, as the model reads it.
     if (process.env.BENCH_TRACE === 'full') this.trace.push(`  ${observation.sent.replace(/\n/g, '\n      ')}`);

@@ -12,6 +12,7 @@ import type { SharedBrowser } from '../browser/shared.js';
 import type { ResolvedConfig, StorageState } from '../config.js';
 import type { Slots } from './slots.js';
 import { BrowserToolError, toBrowserToolError } from '../errors.js';
+import { Downloads } from '../files/downloads.js';
 import { RefManager } from '../refs.js';
 import { LISTENERS_INIT_SCRIPT } from '../snapshot/listeners.js';
 import type { SavedSession } from '../store/types.js';
@@ -53,6 +54,8 @@ const PROBE_MS = 3_000;
 export class BrowserSession {
   readonly refs: RefManager;
   readonly tabs: Tabs;
+  /** The files this session downloaded, by short name (files/downloads.ts). */
+  readonly downloads: Downloads;
   /** When the last call ended (or the session was created): what idle eviction looks at. */
   lastUsed = Date.now();
   /** Calls running or queued. */
@@ -84,11 +87,12 @@ export class BrowserSession {
     private readonly options: SessionOptions = {},
   ) {
     this.reopen = options.reopen?.tabs.length ? options.reopen : undefined;
+    this.downloads = new Downloads(() => this.downloadDir());
     this.tabs = new Tabs({
       config,
       context: () => this.context,
       openContext: () => this.ensureContext(),
-      downloadDir: () => this.downloadDir(),
+      downloads: this.downloads,
       busy: () => this.busy,
       lost: (state) => (this.lostState = state),
     });

@@ -169,6 +169,12 @@ function blockedNotice(urls: string[]): string {
   return `The domain allowlist blocked ${urls.length} request${urls.length === 1 ? '' : 's'} of this page (to ${hosts.slice(0, 3).join(', ')}${hosts.length > 3 ? ', …' : ''}); parts of the page that needed them may be missing.`;
 }
 
+/** A call as a download's cause names it: the tool and the arguments that say what it acted on (never typed text). */
+function callLabel(id: string, input: unknown): string {
+  const args = Object.fromEntries(Object.entries((input ?? {}) as Record<string, unknown>).filter(([key]) => ['url', 'ref', 'key', 'action', 'index', 'file'].includes(key)));
+  return `${id}${Object.keys(args).length ? ` ${JSON.stringify(args)}` : ''}`;
+}
+
 function budgetOf<I extends z.ZodTypeAny>(definition: BrowserToolDefinition<I, z.ZodRawShape>, input: z.infer<I>, config: ResolvedConfig): number {
   const { budget } = definition;
   if (typeof budget === 'function') return budget(input, config);
@@ -199,7 +205,9 @@ async function runTool<I extends z.ZodTypeAny, O extends z.ZodRawShape>(
         throw new BrowserToolError('dialog_open', `A ${pending.type} dialog is open: ${JSON.stringify(pending.message)}. The page is frozen until it is answered.`);
       }
       const call: CallContext = { session, refs: session.refs, config: context.config, page: active.page, tab: active.tab, notices, deadline };
-      const data = await definition.handle(input, call);
+      const label = callLabel(definition.id, input);
+      session.downloads.callStarted(label);
+      const data = await definition.handle(input, call).finally(() => session.downloads.callEnded(label));
       const blocked = session.tabs.all().flatMap((page) => session.tabs.tabOf(page).takeBlocked());
       if (blocked.length) notices.push(blockedNotice(blocked));
       return { ok: true as const, ...data, ...(notices.length ? { notices } : {}) };

@@ -4,7 +4,7 @@
  * tool call that caused it, and when. Every tab hands its downloads here; results list the new ones, a tab
  * list lists them all, and `browser_read { file }` and `browser_upload` take them by name.
  */
-import { mkdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import type { Download, Frame, Page } from 'playwright-core';
 import { headOf, kindOf, sizeText, type Kind } from './kinds.js';
@@ -40,8 +40,14 @@ export interface DownloadEvent {
   error?: string;
 }
 
-/** What a session store keeps of a download (session/resume.ts): its listing, and its bytes within the store's limit. */
-export type SavedDownload = Omit<DownloadEntry, 'path' | 'state' | 'notKept'> & { data?: string };
+/** What a session store keeps of a download: its listing, and its bytes (base64) within `STORED_BYTES`. */
+export type SavedDownload = Omit<DownloadEntry, 'path' | 'notKept'> & { data?: string };
+
+/**
+ * How many bytes of downloads a session store keeps per conversation (5 MB): the newest files first, whole. An
+ * older or larger file is still listed after a restore, and reading it says to download it again.
+ */
+export const STORED_BYTES = 5_000_000;
 
 /** The action of a download that began while no tool call ran. */
 export const BETWEEN_CALLS = 'between calls (the page itself, or a person in the live view)';
@@ -53,17 +59,39 @@ export class Downloads {
   private readonly unreported = new Map<DownloadEntry, Page>();
   /** The tool call running now, as a download's cause. */
   private action: string | undefined;
+  /** The call running now was made for a person (Studio's address bar). */
+  private forPerson = false;
+  private running: string | undefined;
+  /** Downloads the agent did not cause (a person in the live view, the page between calls), for its next call's notice. */
+  private readonly toAnnounce = new Set<DownloadEntry>();
 
   constructor(private readonly dir: () => string) {}
 
   /** Names the call now running (`browser_click {"ref":"e12"}`), until `callEnded`. */
-  callStarted(action: string): void {
-    this.action = action;
+  callStarted(action: string, { forPerson = false } = {}): void {
+    this.running = action;
+    this.action = forPerson ? `a person in the live view (${action})` : action;
+    this.forPerson = forPerson;
   }
 
   /** The call named `action` ended (one that ran out of time may end after the next began: that one stays named). */
   callEnded(action: string): void {
-    if (this.action === action) this.action = undefined;
+    if (this.running === action) {
+      this.running = undefined;
+      this.action = undefined;
+      this.forPerson = false;
+    }
+  }
+
+  /**
+   * Downloads the agent's calls did not cause since its last call (a person's, the page's own), taken once for
+   * its next result's notice; no action result lists them after.
+   */
+  takeAnnouncements(): DownloadEntry[] {
+    const entries = [...this.toAnnounce];
+    this.toAnnounce.clear();
+    for (const entry of entries) this.unreported.delete(entry);
+    return entries;
   }
 
   /** Takes a download the browser began in `page`: named at once, saved in the background. */
@@ -80,6 +108,7 @@ export class Downloads {
     };
     this.entries.push(entry);
     this.unreported.set(entry, page);
+    if (!this.action || this.forPerson) this.toAnnounce.add(entry);
     const saving = this.save(download, entry).finally(() => this.saving.delete(entry));
     this.saving.set(entry, saving);
     return entry;
@@ -127,9 +156,31 @@ export class Downloads {
     return mine.map(eventOf);
   }
 
-  /** Entries restored from a session store, whose files were written back into the download folder. */
-  restore(saved: Array<Omit<DownloadEntry, 'path'>>): void {
-    for (const entry of saved) this.entries.push({ ...entry, path: join(this.dir(), entry.name) });
+  /** What a session store keeps: every download listed, the bytes of the newest up to `STORED_BYTES` in all. */
+  saved(): SavedDownload[] {
+    let room = STORED_BYTES;
+    const out: SavedDownload[] = [];
+    for (const entry of [...this.entries].reverse()) {
+      const { path, notKept, ...listed } = entry;
+      const keep = entry.state === 'saved' && !notKept && entry.bytes !== undefined && entry.bytes <= room && existsSync(path);
+      if (keep) room -= entry.bytes!;
+      // A file still being saved will not be there in another process: it is listed as failed.
+      const state = entry.state === 'downloading' ? { state: 'failed' as const, error: 'the browser was moved to another process while it was downloading' } : {};
+      out.unshift({ ...listed, ...state, ...(keep ? { data: readFileSync(path).toString('base64') } : {}) });
+    }
+    return out;
+  }
+
+  /** The downloads of a session restored from a store: their files written back into the download folder. */
+  restore(saved: SavedDownload[]): void {
+    for (const { data, ...entry } of saved) {
+      const path = join(this.dir(), entry.name);
+      if (data !== undefined) {
+        mkdirSync(this.dir(), { recursive: true });
+        writeFileSync(path, Buffer.from(data, 'base64'));
+      }
+      this.entries.push({ ...entry, path, ...(data === undefined && entry.state === 'saved' ? { notKept: true } : {}) });
+    }
   }
 
   private async save(download: Download, entry: DownloadEntry): Promise<void> {
@@ -166,6 +217,12 @@ export function eventOf(entry: DownloadEntry): DownloadEvent {
     ...(entry.state === 'downloading' ? { downloading: true as const } : {}),
     ...(entry.error ? { error: entry.error } : {}),
   };
+}
+
+/** The notice for downloads the agent did not cause. */
+export function announcement(entries: DownloadEntry[]): string {
+  const names = entries.map((e) => `${e.name}${e.kind ? ` (${e.kind.label}${e.bytes !== undefined ? `, ${sizeText(e.bytes)}` : ''})` : e.state === 'downloading' ? ' (still downloading)' : ''}`);
+  return `Since your last call, ${entries.length === 1 ? 'a file was' : `${entries.length} files were`} downloaded in this browser, not by your calls (by a person in the live view, or by the page itself): ${names.join(', ')}. browser_read { file } reads ${entries.length === 1 ? 'it' : 'one'}; browser_tabs "list" lists all downloads.`;
 }
 
 /** One line per download for a listing: `invoice.pdf: PDF, 14 KB, from <url>, by browser_click {...} on <page>, at <time>`. */

@@ -8,6 +8,7 @@ import type { Page } from 'playwright-core';
 import { z } from 'zod';
 import type { ResolvedConfig } from '../config.js';
 import { BrowserToolError, ERROR_CODES, toBrowserToolError } from '../errors.js';
+import { announcement } from '../files/downloads.js';
 import type { RefManager } from '../refs.js';
 import type { Deadline } from '../deadline.js';
 import type { SessionRegistry } from '../session/registry.js';
@@ -206,7 +207,9 @@ async function runTool<I extends z.ZodTypeAny, O extends z.ZodRawShape>(
       }
       const call: CallContext = { session, refs: session.refs, config: context.config, page: active.page, tab: active.tab, notices, deadline };
       const label = callLabel(definition.id, input);
-      session.downloads.callStarted(label);
+      session.downloads.callStarted(label, { forPerson });
+      const arrived = forPerson ? [] : session.downloads.takeAnnouncements();
+      if (arrived.length) notices.push(announcement(arrived));
       const data = await definition.handle(input, call).finally(() => session.downloads.callEnded(label));
       const blocked = session.tabs.all().flatMap((page) => session.tabs.tabOf(page).takeBlocked());
       if (blocked.length) notices.push(blockedNotice(blocked));

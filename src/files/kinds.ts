@@ -77,6 +77,6 @@ export function kindOf(name: string, head: Buffer): Kind {
 export function sizeText(bytes: number): string {
   if (bytes < 1_000) return `${bytes} byte${bytes === 1 ? '' : 's'}`;
   if (bytes < 1_000_000) return `${Math.round(bytes / 1_000)} KB`;
-  if (bytes < 1_000_000_000) return `${(bytes / 1_000_000).toFixed(bytes < 10_000_000 ? 1 : 0)} MB`;
-  return `${(bytes / 1_000_000_000).toFixed(1)} GB`;
+  if (bytes < 1_000_000_000) return `${(bytes / 1_000_000).toFixed(bytes < 9_950_000 ? 1 : 0).replace(/\.0$/, '')} MB`;
+  return `${(bytes / 1_000_000_000).toFixed(1).replace(/\.0$/, '')} GB`;
 }

@@ -69,7 +69,7 @@ function linesOf(items) {
   const { getDocumentProxy } = await import(workerData.entry);
   let pdf;
   try {
-    pdf = await getDocumentProxy(new Uint8Array(readFileSync(workerData.path)), { isEvalSupported: false, stopAtErrors: false });
+    pdf = await getDocumentProxy(new Uint8Array(readFileSync(workerData.path)), { isEvalSupported: false, stopAtErrors: false, verbosity: 0 });
   } catch (error) {
     const name = (error && error.name) || '';
     parentPort.postMessage({ error: name === 'PasswordException' ? 'encrypted' : 'damaged', message: String((error && error.message) || error) });

@@ -117,7 +117,7 @@ async function readContents(entry: DownloadEntry, options: ReadOptions): Promise
     case 'csv':
     case 'tsv': {
       const { text, read } = readText(entry.path, bytes);
-      const { section, problems } = tableOf(entry.name, text, kind.kind === 'tsv' ? '\t' : undefined);
+      const { section, problems } = tableOf(entry.name, text, kind.kind === 'tsv' ? '\t' : undefined, read < bytes ? sizeText(read) : undefined);
       const notes = [...cutNote(read), ...(problems.length ? [`${entry.name} has rows that are not well-formed CSV: ${problems.join('; ')}.`] : [])];
       return withLines({ ...base, notes, header: `file ${quote(entry.name)}: ${kind.label}, ${size}`, sections: [section] }, text);
     }

@@ -23,13 +23,14 @@ function rowLine(cells: string[]): string {
   return `| ${cells.map(cell).join(' | ')} |`;
 }
 
-export function tableOf(name: string, text: string, delimiter: ',' | '\t' | undefined): TableRead {
+/** `readPart`: the text is the file's start only (its size named), and the count of rows says so. */
+export function tableOf(name: string, text: string, delimiter: ',' | '\t' | undefined, readPart?: string): TableRead {
   const parsed = Papa.parse<string[]>(text, { delimiter: delimiter ?? '', skipEmptyLines: true });
   const rows = parsed.data.filter((row) => Array.isArray(row));
-  const columns = Math.max(0, ...rows.map((row) => row.length));
+  const columns = rows.reduce((most, row) => Math.max(most, row.length), 0);
   const [header, ...body] = rows;
   const count = body.length;
-  const title = `table ${quote(name)} (${columns} col${columns === 1 ? '' : 's'}, ${count.toLocaleString('en-US')} row${count === 1 ? '' : 's'}`;
+  const title = `table ${quote(name)} (${columns} col${columns === 1 ? '' : 's'}, ${count.toLocaleString('en-US')} row${count === 1 ? '' : 's'}${readPart ? ` in its first ${readPart}` : ''}`;
   const section: Section = {
     lines: body.map(rowLine),
     heading: (from, to) => {

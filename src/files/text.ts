@@ -50,8 +50,13 @@ export function decode(bytes: Buffer): string {
   }
 }
 
+/** The text of a file, its first `TEXT_MAX_BYTES` when larger: then up to its last whole line (of lines of usual length). */
 export function readText(path: string, size: number): TextRead {
-  const bytes = readStart(path, size);
+  let bytes = readStart(path, size);
+  if (bytes.length < size) {
+    const end = bytes.lastIndexOf(0x0a);
+    if (end > 0 && bytes.length - end < 65_536) bytes = bytes.subarray(0, end + 1);
+  }
   return { text: decode(bytes), read: bytes.length };
 }
 

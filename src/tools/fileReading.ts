@@ -15,7 +15,7 @@ import type { CallContext } from './defineTool.js';
 export const READ_TOKENS = 2_000;
 
 /** How long a read waits for a file still being saved before saying so. */
-const SAVE_WAIT_MS = 10_000;
+const SAVE_WAIT_MS = 5_000;
 
 /** Kinds read as a document in a call's result; an image, an archive or a binary is only listed. */
 const DOCUMENTS = new Set(['pdf', 'csv', 'tsv', 'json', 'text', 'html']);

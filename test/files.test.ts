@@ -9,11 +9,17 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Agent } from '@mastra/core/agent';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BrowserToolset } from '../src/index.js';
+import { BrowserToolset, ToolsetBrowser } from '../src/index.js';
+import { serveHttp } from '../src/mcp/server.js';
 import { DirectoryStore } from '../src/store/directory.js';
 import { makeImagePdf, makeInvoicePdf, makePdf, serveFiles, type FileServer } from './helpers/files.js';
+import { scriptedModel, type Decision, type ToolResultSeen } from './helpers/scriptedModel.js';
+import { OFFLINE_ARGS } from './helpers/server.js';
 import { call, createTestToolset, refOf } from './helpers/toolset.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -301,5 +307,65 @@ it('downloads are kept in the session store: listed and read by the process that
     expect(again.markdown).toContain('Total due: 555.00 EUR');
   } finally {
     await second.close();
+  }
+});
+
+it('over MCP: a PDF navigated to is read, and read on, by a real MCP client', async () => {
+  const toolset = createTestToolset({ navigationTimeout: 20_000, downloadDir: mkdtempSync(join(tmpdir(), 'mbt-files-mcp-')) });
+  const http = await serveHttp(toolset, { port: 0, version: 'test' });
+  const client = new Client({ name: 'files-test', version: '1.0.0' });
+  const text = async (name: string, args: Record<string, unknown>) => {
+    const result = (await client.callTool({ name, arguments: args })) as { content: Array<{ type: string; text?: string }>; isError?: boolean };
+    return { isError: result.isError, text: result.content.map((c) => c.text ?? '').join('\n') };
+  };
+  try {
+    await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+    // The first call launches the browser; the PDF is opened by the second, as a client's later call would.
+    await text('browser_navigate', { url: server.url('/') });
+    const opened = await text('browser_navigate', { url: server.url('/report.pdf') });
+    expect(opened.isError, opened.text).toBeFalsy();
+    expect(opened.text, opened.text.slice(0, 600)).toContain('## PDF page 1 of 12');
+    const next = /next: browser_read (\{.*\})\]/.exec(opened.text)![1]!;
+    const more = await text('browser_read', JSON.parse(next));
+    expect(more.text).toContain('page: 2');
+    expect(more.text).toMatch(/## PDF page \d+ of 12/);
+    const missing = await text('browser_read', { file: 'missing.csv' });
+    expect(missing.isError).toBe(true);
+    expect(missing.text).toContain('There is no download called "missing.csv"');
+  } finally {
+    await client.close().catch(() => {});
+    await http.close();
+    await toolset.close();
+  }
+});
+
+it('in Studio: a file a person downloads in the live view is announced to the agent and read by it', async () => {
+  const provider = new ToolsetBrowser({ timeout: 3_000, navigationTimeout: 20_000, args: OFFLINE_ARGS, downloadDir: mkdtempSync(join(tmpdir(), 'mbt-files-studio-')) });
+  const seen: ToolResultSeen[][] = [];
+  // Each generate plays its decisions, then answers.
+  const turns: Array<Decision | undefined> = [{ tools: [{ name: 'browser_navigate', input: { url: server.url('/') } }] }, undefined];
+  const model = scriptedModel((results) => {
+    seen.push(results);
+    return turns.shift() ?? { text: 'done' };
+  });
+  const agent = new Agent({ id: 'files', name: 'files', instructions: 'Read files.', model, browser: provider });
+  try {
+    await agent.generate('Open the shop.', { maxSteps: 2, memory: { thread: 'files-studio', resource: 'ada' } });
+    // A person clicks the CSV link in the live view: Studio's input reaches the page.
+    const page = (await provider.getActivePage('files-studio'))!;
+    const box = (await page.getByRole('link', { name: 'Orders as CSV' }).boundingBox())!;
+    const at = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    const saved = page.waitForEvent('download');
+    await provider.injectMouseEvent({ type: 'mousePressed', ...at, button: 'left', clickCount: 1 }, 'files-studio');
+    await provider.injectMouseEvent({ type: 'mouseReleased', ...at, button: 'left', clickCount: 1 }, 'files-studio');
+    await (await saved).path();
+    turns.push({ tools: [{ name: 'browser_snapshot', input: {} }] }, { tools: [{ name: 'browser_read', input: { file: 'orders.csv' } }] });
+    await agent.generate('Read the orders.', { maxSteps: 3, memory: { thread: 'files-studio', resource: 'ada' } });
+    const outputs = seen.flat().map((r) => (typeof r.output === 'string' ? r.output : JSON.stringify(r.output)));
+    expect(outputs.length, JSON.stringify(outputs).slice(0, 2000)).toBeGreaterThan(2);
+    expect(outputs.find((o) => o.includes('not by your calls'))).toContain('orders.csv');
+    expect(outputs.at(-1)).toContain('| 1 | Smith; Ann | 12,50 |');
+  } finally {
+    await provider.close();
   }
 });

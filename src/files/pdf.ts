@@ -1,8 +1,8 @@
 /**
  * A PDF's text, page by page, with PDF.js (through `unpdf`, which ships it built for servers, with no native
- * dependency). It runs in a worker thread started on the first PDF a session reads: the library is loaded there
- * and only then, so a call that reads no PDF pays nothing for it; a long or hostile file can be stopped at the
- * call's deadline (the thread is ended) and never blocks the other sessions' calls; its memory is capped.
+ * dependency). It runs in a worker thread started on the first PDF read: the library is loaded there and only
+ * then, so a call that reads no PDF pays nothing for it; a long or hostile file can be stopped at the call's
+ * deadline (the thread is ended) and never blocks the other sessions' calls; its memory is capped.
  */
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
@@ -65,15 +65,16 @@ function linesOf(items) {
   }).filter(Boolean);
 }
 
-(async () => {
-  const { getDocumentProxy } = await import(workerData.entry);
+const library = import(workerData.entry);
+
+async function read(path) {
+  const { getDocumentProxy } = await library;
   let pdf;
   try {
-    pdf = await getDocumentProxy(new Uint8Array(readFileSync(workerData.path)), { isEvalSupported: false, stopAtErrors: false, verbosity: 0 });
+    pdf = await getDocumentProxy(new Uint8Array(readFileSync(path)), { isEvalSupported: false, stopAtErrors: false, verbosity: 0 });
   } catch (error) {
     const name = (error && error.name) || '';
-    parentPort.postMessage({ error: name === 'PasswordException' ? 'encrypted' : 'damaged', message: String((error && error.message) || error) });
-    return;
+    return { error: name === 'PasswordException' ? 'encrypted' : 'damaged', message: String((error && error.message) || error) };
   }
   const meta = await pdf.getMetadata().catch(() => undefined);
   const title = meta && meta.info && typeof meta.info.Title === 'string' ? meta.info.Title.trim() : undefined;
@@ -90,35 +91,70 @@ function linesOf(items) {
     }
   }
   await pdf.destroy().catch(() => {});
-  parentPort.postMessage({ title: title || undefined, pages, failed });
-})().catch((error) => parentPort.postMessage({ error: 'damaged', message: String((error && error.message) || error) }));
+  return { title: title || undefined, pages, failed };
+}
+
+// One file at a time, in the order asked.
+let queue = Promise.resolve();
+parentPort.on('message', ({ id, path }) => {
+  queue = queue.then(() => read(path)).then(
+    (result) => parentPort.postMessage({ id, ...result }),
+    (error) => parentPort.postMessage({ id, error: 'damaged', message: String((error && error.message) || error) }),
+  );
+});
 `;
 
 let entry: string | undefined;
 
 /**
- * Reads the text of the PDF at `path` in a worker thread; stopped (and the thread ended) after `ms`. Throws
- * `PdfUnreadable` for an encrypted or damaged file, and a plain `Error` when the time ran out.
+ * The worker, started on the first PDF and kept for the next ones (loading PDF.js takes a second or two on a
+ * busy machine); it does not keep the process alive. Ended when a read runs out of time or fails it: the next
+ * read starts a fresh one.
+ */
+let reader: { worker: Worker; waiting: Map<number, (message: Answer) => void> } | undefined;
+let nextId = 0;
+
+type Answer = PdfText & { id: number; error?: 'encrypted' | 'damaged'; message?: string };
+
+function startReader(): NonNullable<typeof reader> {
+  entry ??= pathToFileURL(createRequire(import.meta.url).resolve('unpdf')).href;
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { entry }, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
+  worker.unref();
+  const started = { worker, waiting: new Map<number, (message: Answer) => void>() };
+  const failAll = (message: string) => {
+    if (reader === started) reader = undefined;
+    for (const [id, answer] of started.waiting) answer({ id, pages: [], failed: [], error: 'damaged', message });
+    started.waiting.clear();
+  };
+  worker.on('message', (message: Answer) => {
+    started.waiting.get(message.id)?.(message);
+    started.waiting.delete(message.id);
+  });
+  worker.on('error', (error) => failAll(/memory|heap/i.test(String(error)) ? 'reading it needs more memory than a file reader may use' : error.message));
+  worker.on('exit', () => failAll('the reader stopped before it finished'));
+  return started;
+}
+
+/**
+ * Reads the text of the PDF at `path` in the reader's worker thread; after `ms` the worker is ended (and with it
+ * any read still in it). Throws `PdfUnreadable` for an encrypted or damaged file, a plain `Error` past the time.
  */
 export function readPdf(path: string, ms: number): Promise<PdfText> {
-  entry ??= pathToFileURL(createRequire(import.meta.url).resolve('unpdf')).href;
+  reader ??= startReader();
+  const current = reader;
+  const id = nextId++;
   return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { entry, path }, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
-    let settled = false;
-    const finish = (outcome: () => void) => {
-      if (settled) return;
-      settled = true;
+    const timer = setTimeout(() => {
+      current.waiting.delete(id);
+      if (reader === current) reader = undefined;
+      void current.worker.terminate();
+      reject(new Error(`reading the PDF took longer than ${(ms / 1000).toFixed(0)} s`));
+    }, ms);
+    current.waiting.set(id, (message) => {
       clearTimeout(timer);
-      void worker.terminate();
-      outcome();
-    };
-    const timer = setTimeout(() => finish(() => reject(new Error(`reading the PDF took longer than ${(ms / 1000).toFixed(0)} s`))), ms);
-    worker.on('message', (message: PdfText & { error?: 'encrypted' | 'damaged'; message?: string }) =>
-      finish(() => (message.error ? reject(new PdfUnreadable(message.error, message.message ?? '')) : resolve(message))),
-    );
-    worker.on('error', (error) =>
-      finish(() => reject(/memory|heap/i.test(String(error)) ? new PdfUnreadable('too_complex', 'reading it needs more memory than a file reader may use') : new PdfUnreadable('damaged', error.message))),
-    );
-    worker.on('exit', () => finish(() => reject(new PdfUnreadable('damaged', 'the reader stopped before it finished'))));
+      if (!message.error) return resolve({ title: message.title, pages: message.pages, failed: message.failed });
+      reject(new PdfUnreadable(/memory/.test(message.message ?? '') ? 'too_complex' : message.error, message.message ?? ''));
+    });
+    current.worker.postMessage({ id, path });
   });
 }

@@ -73,7 +73,7 @@ export async function readDownload(entry: DownloadEntry, options: ReadOptions): 
 }
 
 async function contentsOf(entry: DownloadEntry, options: ReadOptions): Promise<Contents> {
-  const key = `${entry.path}\u0000${entry.bytes}`;
+  const key = `${entry.path}\u0000${entry.bytes}\u0000${entry.at}`;
   const known = recent.get(key);
   if (known) return known;
   if (!existsSync(entry.path)) {

@@ -55,7 +55,7 @@ describe('task pages', () => {
     expect(new Set(TASKS.map((t) => t.category))).toEqual(new Set(CATEGORIES));
     for (const t of TASKS) {
       for (const seed of [1, 2, 3]) {
-        const html = t.render(specOf(t, seed), { page: 'main', episode: 'x', url: () => '/' });
+        const html = t.render(specOf(t, seed), { page: 'main', episode: 'x', url: () => '/', otherSite: () => '/', fileUrl: () => '/' });
         expect(html, `${t.id}#${seed}`).toContain('id="query"');
       }
     }

@@ -24,6 +24,7 @@ import { PlaywrightMcpAdapter } from './adapters/pw.js';
 import type { Adapter } from './adapters/types.js';
 import { runEpisode, STEP_BUDGET } from './episode.js';
 import { TASKS } from './pages/index.js';
+import { FILE_TASKS } from './pages/files.js';
 import { WIDGET_TASKS } from './pages/widgets/index.js';
 import { writeTokenReport } from '../tokens.js';
 import { renderConsole, renderMarkdown, type TaskBenchResults } from './report.js';
@@ -33,10 +34,11 @@ import { CAUSE_LABELS, type EpisodeResult, type TaskDef } from './types.js';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** Results go to bench/results/<name>.{md,json}: a run of widget tasks only has its own files, so the synthetic results stay. */
 const resultsFile = (tasks: TaskDef[], ext: string) =>
-  join(ROOT, `bench/results/${tasks.every((task) => WIDGET_TASKS.includes(task)) ? 'tasks-widgets' : 'tasks'}.${ext}`);
+  join(ROOT, `bench/results/${tasks.every((task) => WIDGET_TASKS.includes(task)) ? 'tasks-widgets' : tasks.every((task) => FILE_TASKS.includes(task)) ? 'tasks-files' : 'tasks'}.${ext}`);
 const SUITES: Record<string, TaskDef[]> = {
-  synthetic: TASKS.filter((task) => !WIDGET_TASKS.includes(task)),
+  synthetic: TASKS.filter((task) => !WIDGET_TASKS.includes(task) && !FILE_TASKS.includes(task)),
   widgets: WIDGET_TASKS,
+  files: FILE_TASKS,
   all: TASKS,
 };
 const DEFAULT_SEEDS = 3;

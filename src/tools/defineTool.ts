@@ -8,6 +8,7 @@ import type { Page } from 'playwright-core';
 import { z } from 'zod';
 import type { ResolvedConfig } from '../config.js';
 import { BrowserToolError, ERROR_CODES, toBrowserToolError } from '../errors.js';
+import { announcement } from '../files/downloads.js';
 import type { RefManager } from '../refs.js';
 import type { Deadline } from '../deadline.js';
 import type { SessionRegistry } from '../session/registry.js';
@@ -172,6 +173,12 @@ function blockedNotice(urls: string[]): string {
   return `The domain allowlist blocked ${urls.length} request${urls.length === 1 ? '' : 's'} of this page (to ${hosts.slice(0, 3).join(', ')}${hosts.length > 3 ? ', …' : ''}); parts of the page that needed them may be missing.`;
 }
 
+/** A call as a download's cause names it: the tool and the arguments that say what it acted on (never typed text). */
+function callLabel(id: string, input: unknown): string {
+  const args = Object.fromEntries(Object.entries((input ?? {}) as Record<string, unknown>).filter(([key]) => ['url', 'ref', 'key', 'action', 'index', 'file'].includes(key)));
+  return `${id}${Object.keys(args).length ? ` ${JSON.stringify(args)}` : ''}`;
+}
+
 function budgetOf<I extends z.ZodTypeAny>(definition: BrowserToolDefinition<I, z.ZodRawShape>, input: z.infer<I>, config: ResolvedConfig): number {
   const { budget } = definition;
   if (typeof budget === 'function') return budget(input, config);
@@ -202,7 +209,11 @@ async function runTool<I extends z.ZodTypeAny, O extends z.ZodRawShape>(
         throw new BrowserToolError('dialog_open', `A ${pending.type} dialog is open: ${JSON.stringify(pending.message)}. The page is frozen until it is answered.`);
       }
       const call: CallContext = { session, refs: session.refs, config: context.config, page: active.page, tab: active.tab, notices, deadline };
-      const data = await definition.handle(input, call);
+      const label = callLabel(definition.id, input);
+      session.downloads.callStarted(label, { forPerson });
+      const arrived = forPerson ? [] : session.downloads.takeAnnouncements();
+      if (arrived.length) notices.push(announcement(arrived));
+      const data = await definition.handle(input, call).finally(() => session.downloads.callEnded(label));
       const blocked = session.tabs.all().flatMap((page) => session.tabs.tabOf(page).takeBlocked());
       if (blocked.length) notices.push(blockedNotice(blocked));
       // The refs the result shows, as data for programs (elements.ts); the model reads them in the text.

@@ -242,6 +242,20 @@ export class Agent {
     return this.act(() => this.adapter.click(refOf(item)));
   }
 
+  /** Reads a downloaded file, part `page`; a system without a file reader cannot, and a model could not either. */
+  async readFile(name: string, page?: number): Promise<Observation> {
+    if (!this.adapter.readFile) throw new PolicyFailure('no_files', `no tool reads the downloaded ${name}`);
+    const observation = await this.call(() => this.adapter.readFile!(name, page), 'none');
+    if (!observation.ok) throw new PolicyFailure('tool_error', `${observation.call.split(' ')[0]}: ${observation.error?.code ?? 'error'}`);
+    return observation;
+  }
+
+  /** Attaches a downloaded file to a file input by its name. */
+  uploadDownload(item: Item, name: string): Promise<Observation> {
+    if (!this.adapter.uploadDownload) throw new PolicyFailure('no_files', `no tool uploads the downloaded ${name}`);
+    return this.act(() => this.adapter.uploadDownload!(refOf(item), name), false);
+  }
+
   /** Typing changes the field, not the page around it: earlier views keep their refs. */
   type(item: Item, text: string, options?: TypeOptions): Promise<Observation> {
     return this.act(() => this.adapter.type(refOf(item), text, options), !!options?.slowly);

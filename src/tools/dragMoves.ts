@@ -31,6 +31,8 @@ const STEP_MS = 16;
 const HOVER_MS = 50;
 /** The longest hover waiting for a list's items to come to rest after they moved. */
 const HOVER_MAX_MS = 800;
+/** The most a drag spends in its own pauses (the moves' frames and both hovers), on top of the page's answers. */
+export const DRAG_PACING_MS = (START_MOVES.length + 3 * MAX_STEPS) * STEP_MS + 2 * HOVER_MAX_MS;
 
 const center = (box: Box): Point => ({ x: box.x + box.width / 2, y: box.y + box.height / 2 });
 const sameBox = (a: Box | null, b: Box | null) => !!a && !!b && a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;

@@ -165,7 +165,8 @@ describe('browser settings', () => {
   });
 
   it('a proxy that refuses the login or cannot be reached is named as the cause, not the site, for http and https addresses', async () => {
-    // Chromium 143 shows a proxy's empty 407 as a page; 156 fails the load (ERR_HTTP_RESPONSE_CODE_FAILURE).
+    // The npm-shipped headless shell shows a proxy's empty 407 as a page (and never finishes one for https);
+    // Chrome and Chromium fail the load (ERR_HTTP_RESPONSE_CODE_FAILURE).
     for (const [session, origin] of [
       ['wrong-login', echo.origin],
       ['wrong-login', echo.origin.replace('http:', 'https:')],

@@ -170,7 +170,8 @@ describe('navigation errors', () => {
   });
 
   it('an error status with no page (an empty 503) fails with navigation_failed naming the status, on every Chromium', async () => {
-    // Chromium 143 shows an empty page; 156 fails the load (ERR_HTTP_RESPONSE_CODE_FAILURE) and shows its own.
+    // The npm-shipped headless shell shows an empty page; Chrome and Chromium fail the load
+    // (ERR_HTTP_RESPONSE_CODE_FAILURE) and show their own.
     await call(env.browser, 'browser_navigate', { url: env.server.url('/fixtures/list.html') });
     const result = await call(env.browser, 'browser_navigate', { url: env.server.url('/empty-error?status=503') });
     expect(result.ok).toBe(false);

@@ -86,8 +86,8 @@ export async function loadPage<T = never>({ page, traffic, instanceAge }: Loadin
       own.dispose();
     }
   }
-  // A proxy that refused its login (407) sent no page of the site to wait for: Chromium 143 shows its empty answer
-  // to an http address, and never finishes loading it for an https one.
+  // A proxy that refused its login (407) sent no page of the site to wait for: the npm-shipped headless shell shows
+  // its empty answer to an http address, and never finishes loading it for an https one.
   if (waitUntil || response?.status() === 407) return { response, parsed: true };
   return { response, ...(await settle(page, traffic, deadline, policy, early)) };
 }

@@ -76,8 +76,9 @@ export async function openAddress<T, D>(tab: OpeningTab<D>, url: string, options
       return download ? savedAsDownload(tab, deadline) : { kind: 'noContent' };
     }
     if (blocked.length || /net::ERR_/.test(message)) {
-      // An error status with an empty body (a proxy's 407, a bare 404 or 503) fails the load on Chromium 156
-      // (ERR_HTTP_RESPONSE_CODE_FAILURE) and is an empty page on 143: the status says what happened, not the error.
+      // An error status with an empty body (a proxy's 407, a bare 404 or 503) fails the load in Chrome and Chromium
+      // (ERR_HTTP_RESPONSE_CODE_FAILURE, then their own error page) and is an empty page in the npm-shipped
+      // headless shell: the status says what happened, whichever the browser.
       const answer = blocked.length ? undefined : await tab.traffic.documentAnswerFor(url);
       const back = await backFromErrorPage(tab, previousUrl, error, deadline);
       if (blocked.length) return { kind: 'blocked', blocked, back };
@@ -124,9 +125,9 @@ async function backFromErrorPage({ page, instanceAge }: LoadingPage, previousUrl
 }
 
 /**
- * Chromium 143 commits a proxy's refusal as the tab's document (for an https address, one that never finishes
- * loading, where no script of ours can run): the load is stopped and the tab taken back to the page it showed,
- * or to its empty page. True when it shows the page it showed.
+ * The npm-shipped headless shell commits a proxy's refusal as the tab's document (for an https address, one
+ * that never finishes loading, where no script of ours can run): the load is stopped and the tab taken back to
+ * the page it showed, or to its empty page. True when it shows the page it showed.
  */
 async function backFromRefusal({ page, instanceAge }: LoadingPage, previousUrl: string, deadline: Deadline): Promise<boolean> {
   await stopLoading(page);

@@ -67,7 +67,8 @@ function tabAfterFailure(back: boolean): string {
 
 /**
  * The server answered with an error status; `snapshot`: the page it sent, when Chromium shows one (an empty
- * answer is shown by Chromium 143, and fails the load on 156). A 407 comes from the browser's proxy, not the site.
+ * answer is shown by the npm-shipped headless shell, and fails the load in Chrome). A 407 comes from the browser's
+ * proxy, not the site.
  */
 function answeredWithError(url: string, { status, statusText }: { status: number; statusText: string }, snapshot?: string, back = false): BrowserToolError {
   const what =

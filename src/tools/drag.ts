@@ -2,7 +2,7 @@ import type { Locator } from 'playwright-core';
 import { z } from 'zod';
 import { BrowserToolError } from '../errors.js';
 import { landing, placeAmong } from './dragLanding.js';
-import { dragLikeAPerson, DRAG_PACING_MS } from './dragMoves.js';
+import { dragLikeAPerson } from './dragMoves.js';
 import { ensureVisible } from './preflight.js';
 import { defineBrowserTool } from './defineTool.js';
 import { effectsShape, observeAction } from './observe.js';
@@ -41,8 +41,6 @@ export const dragTool = defineBrowserTool({
     landed: z.string().optional().describe('Where the dragged element now stands among the items of its list, as the page shows them.'),
     ...effectsShape,
   },
-  // A drag moves at a hand's pace (about 2 s at most of its own pauses): that time is not the page's to use up.
-  budget: (_, config) => config.timeout + DRAG_PACING_MS,
   async handle({ from, to, position }, call) {
     const source = await resolveTarget(call, from, 'drag');
     const target = await resolveTarget(call, to, 'drop on');
@@ -53,7 +51,10 @@ export const dragTool = defineBrowserTool({
     const placeBefore = await placeAmong(source.locator, target.locator);
     let how = { released: '', byGrip: false };
     const effects = await observeAction(call, async () => {
-      how = await dragLikeAPerson(call.page, source.locator, target.locator, { side: position, timeout: call.deadline.forStep() });
+      // A drag is dozens of moves at a hand's pace: its time runs from the last move the page took, so that a busy
+      // machine makes it slower, while a page that stops answering still ends it within the action time.
+      const progress = () => call.deadline.extend(call.config.timeout);
+      how = await dragLikeAPerson(call.page, source.locator, target.locator, { side: position, timeout: call.deadline.forStep(), progress });
     });
     const landed = effects.navigated ? undefined : landing(placeBefore, await placeAmong(source.locator, target.locator));
     const unchanged = !effects.navigated && !landed && !effects.changes?.split('\n').some((line) => !line.startsWith('~ scroll:'));

@@ -5,11 +5,11 @@ import { OFFLINE_ARGS, startServer, type TestServer } from './server.js';
 export { OFFLINE_ARGS };
 
 /**
- * A toolset for a test: the product's own action time (10 s), so that a busy machine makes a test slower, not
- * wrong; a shorter navigation time (8 s) than the product's 30 s. A test about a deadline sets its own.
+ * A toolset for a test, with the product's own deadlines (10 s an action, 30 s a navigation): a busy machine makes
+ * a test slower, not wrong. A test about a deadline sets its own, short one.
  */
 export function createTestToolset(config: BrowserToolsetConfig = {}): BrowserToolset {
-  return new BrowserToolset({ timeout: 10_000, navigationTimeout: 8_000, ...config, args: [...OFFLINE_ARGS, ...(config.args ?? [])] });
+  return new BrowserToolset({ ...config, args: [...OFFLINE_ARGS, ...(config.args ?? [])] });
 }
 
 type Tools = BrowserToolset['tools'];

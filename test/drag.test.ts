@@ -254,9 +254,9 @@ describe('browser_drag on FullCalendar', () => {
 });
 
 describe('browser_drag on a page that stops answering', () => {
-  it('ends as a timeout once the page takes no more moves, and the next call works in a new tab', async () => {
-    // A short action time: a drag's time runs from the last move the page took, so only a page gone silent ends it.
-    const browser = createTestToolset({ timeout: 2_000 });
+  it('ends as a timeout once the page takes no more moves, and the next call works', async () => {
+    // A drag's time runs from the last move the page took: only a page gone silent ends it.
+    const browser = createTestToolset({ timeout: 5_000 });
     try {
       await call(browser, 'browser_navigate', { url: env.server.url('/fixtures/widgets/long-list.html?pointer') });
       // A few moves into the drag, a script of the page never ends.
@@ -269,7 +269,6 @@ describe('browser_drag on a page that stops answering', () => {
       expect(result).toMatchObject({ ok: false, error: { code: 'timeout' } });
       const next = await call(browser, 'browser_navigate', { url: env.server.url('/fixtures/page-a.html') });
       expect(next, JSON.stringify(next.error)).toMatchObject({ ok: true, title: 'Page A' });
-      expect(next.notices.join(' ')).toMatch(/stopped responding/);
     } finally {
       await browser.close();
     }

@@ -147,8 +147,14 @@ export class BrowserSession {
             if (checkTab) await this.recover();
             else this.suspect = false; // the call deals with a tab that does not respond itself
           }
+          // Starting the browser, and loading a resumed session's pages again, get the navigation's time; the
+          // call's own budget starts once they are done, so that a cold or busy start never cuts its work short.
+          const starting = !this.context || this.reopen !== undefined;
+          if (starting) deadline.extend(this.config.navigationTimeout);
           if (this.reopen) await this.reopenTabs(deadline);
-          return work(deadline, await this.activePage({ keepNotices: forPerson }));
+          const active = await this.activePage({ keepNotices: forPerson });
+          if (starting) deadline.restart(ms);
+          return work(deadline, active);
         })(),
       );
     } catch (error) {

@@ -3,26 +3,26 @@ import { resolveConfig, STORE_KEY_ENV, type BrowserToolsetConfig, type ResolvedC
 import { BrowserToolError } from './errors.js';
 import { SessionRegistry } from './session/registry.js';
 import type { StorageState } from './config.js';
-import { checkTool } from './tools/check.js';
-import { clickTool } from './tools/click.js';
+import { checkTool } from './tools/acting/check.js';
+import { clickTool } from './tools/acting/click.js';
 import type { ToolContext } from './tools/defineTool.js';
-import { dialogTool } from './tools/dialog.js';
-import { dragTool } from './tools/drag.js';
-import { evaluateTool } from './tools/evaluate.js';
-import { historyTool } from './tools/history.js';
-import { hoverTool } from './tools/hover.js';
-import { navigateTool } from './tools/navigate.js';
-import { pressTool } from './tools/press.js';
-import { readTool } from './tools/read.js';
-import { screenshotTool } from './tools/screenshot.js';
-import { scrollTool } from './tools/scroll.js';
-import { selectTool } from './tools/select.js';
-import { selectTextTool } from './tools/selectText.js';
-import { snapshotTool } from './tools/snapshot.js';
-import { tabsTool } from './tools/tabs.js';
-import { typeTool } from './tools/type.js';
-import { uploadTool } from './tools/upload.js';
-import { waitTool } from './tools/wait.js';
+import { dialogTool } from './tools/people/dialog.js';
+import { dragTool } from './tools/acting/drag.js';
+import { evaluateTool } from './tools/reading/evaluate.js';
+import { historyTool } from './tools/navigation/history.js';
+import { hoverTool } from './tools/acting/hover.js';
+import { navigateTool } from './tools/navigation/navigate.js';
+import { pressTool } from './tools/acting/press.js';
+import { readTool } from './tools/reading/read.js';
+import { screenshotTool } from './tools/reading/screenshot.js';
+import { scrollTool } from './tools/reading/scroll.js';
+import { selectTool } from './tools/acting/select.js';
+import { selectTextTool } from './tools/acting/selectText.js';
+import { snapshotTool } from './tools/reading/snapshot.js';
+import { tabsTool } from './tools/navigation/tabs.js';
+import { typeTool } from './tools/acting/type.js';
+import { uploadTool } from './tools/files/upload.js';
+import { waitTool } from './tools/reading/wait.js';
 
 /** Every tool, in the order the model sees them: the common ones first. */
 const FACTORIES = {

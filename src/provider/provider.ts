@@ -27,7 +27,7 @@ import { BrowserToolError } from '../errors.js';
 import { isBetweenPages } from '../loading/index.js';
 import type { BrowserSession } from '../session/session.js';
 import { titleWithin } from '../session/tabs.js';
-import { navigateTool } from '../tools/navigate.js';
+import { navigateTool } from '../tools/navigation/navigate.js';
 import { BrowserToolset, type BrowserTools } from '../toolset.js';
 import { BrowserStateProcessor } from './context.js';
 import { changesPage, dispatchKey, dispatchMouse } from './input.js';

@@ -1,10 +1,10 @@
 import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { z } from 'zod';
-import { BrowserToolError } from '../errors.js';
-import { defineBrowserTool } from './defineTool.js';
-import { effectsShape, observeAction } from './observe.js';
-import { refSchema, resolveTarget } from './shared.js';
+import { BrowserToolError } from '../../errors.js';
+import { defineBrowserTool } from '../defineTool.js';
+import { effectsShape, observeAction } from '../helpers/observe.js';
+import { refSchema, resolveTarget } from '../helpers/target.js';
 
 /**
  * Resolves `path` inside `root` and refuses anything whose real location is elsewhere: `..`, absolute paths,

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { BrowserToolError } from '../errors.js';
-import { defineBrowserTool } from './defineTool.js';
-import { effectsShape, observeAction } from './observe.js';
-import { refSchema, resolveTarget } from './shared.js';
+import { BrowserToolError } from '../../errors.js';
+import { defineBrowserTool } from '../defineTool.js';
+import { effectsShape, observeAction } from '../helpers/observe.js';
+import { refSchema, resolveTarget } from '../helpers/target.js';
 
 export const pressTool = defineBrowserTool({
   id: 'browser_press',

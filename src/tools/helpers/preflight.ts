@@ -3,7 +3,7 @@
  * instead of waiting out Playwright's actionability timeout.
  */
 import type { Locator } from 'playwright-core';
-import { BrowserToolError, toBrowserToolError } from '../errors.js';
+import { BrowserToolError, toBrowserToolError } from '../../errors.js';
 
 export async function ensureVisible(locator: Locator, what: string): Promise<void> {
   if (!(await locator.isVisible())) {

@@ -5,8 +5,8 @@
  * events when the page starts a native drag, so one path serves both kinds of library.
  */
 import type { Locator, Page } from 'playwright-core';
-import { BrowserToolError } from '../errors.js';
-import { sleep } from '../deadline.js';
+import { BrowserToolError } from '../../errors.js';
+import { sleep } from '../../deadline.js';
 import { gripOf } from './dragHandle.js';
 
 /** Which side of the target the dragged element should end up on, in the order of its list. */

@@ -3,12 +3,12 @@
  * what came of opening it (loading/outcome.ts) turned into a result or an error a model can act on. Shared by
  * browser_navigate, browser_history and browser_tabs.
  */
-import type { ResolvedConfig } from '../config.js';
-import { BrowserToolError, toBrowserToolError } from '../errors.js';
-import { openAddress, type WaitUntil } from '../loading/index.js';
-import { isAllowedHost } from '../session/allowlist.js';
-import { alsoHungNotice } from '../session/tabs.js';
-import type { CallContext } from './defineTool.js';
+import type { ResolvedConfig } from '../../config.js';
+import { BrowserToolError, toBrowserToolError } from '../../errors.js';
+import { openAddress, type WaitUntil } from '../../loading/index.js';
+import { isAllowedHost } from '../../session/allowlist.js';
+import { alsoHungNotice } from '../../session/tabs.js';
+import type { CallContext } from '../defineTool.js';
 
 const LOCAL_HOST = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\]|0\.0\.0\.0)(:\d+)?(\/|$)/i;
 const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:/i;

@@ -1,12 +1,12 @@
 import type { Locator } from 'playwright-core';
 import { z } from 'zod';
-import { BrowserToolError } from '../errors.js';
-import { landing, placeAmong } from './dragLanding.js';
-import { dragLikeAPerson } from './dragMoves.js';
-import { ensureVisible } from './preflight.js';
-import { defineBrowserTool } from './defineTool.js';
-import { effectsShape, observeAction } from './observe.js';
-import { refSchema, resolveTarget } from './shared.js';
+import { BrowserToolError } from '../../errors.js';
+import { landing, placeAmong } from '../helpers/dragLanding.js';
+import { dragLikeAPerson } from '../helpers/dragMoves.js';
+import { ensureVisible } from '../helpers/preflight.js';
+import { defineBrowserTool } from '../defineTool.js';
+import { effectsShape, observeAction } from '../helpers/observe.js';
+import { refSchema, resolveTarget } from '../helpers/target.js';
 
 const NOTHING_MOVED =
   'Nothing on the page changed after the drop. If the element should have moved: give its grip or "Move" handle as `from` if it has one, or use the other ways the page offers to move it (move buttons or menu items, or keys on the focused item).';

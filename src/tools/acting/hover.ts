@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { ensureVisible } from './preflight.js';
-import { defineBrowserTool } from './defineTool.js';
-import { effectsShape, observeAction } from './observe.js';
-import { refSchema, resolveTarget } from './shared.js';
+import { ensureVisible } from '../helpers/preflight.js';
+import { defineBrowserTool } from '../defineTool.js';
+import { effectsShape, observeAction } from '../helpers/observe.js';
+import { refSchema, resolveTarget } from '../helpers/target.js';
 
 export const hoverTool = defineBrowserTool({
   id: 'browser_hover',

@@ -1,9 +1,9 @@
 import type { Locator } from 'playwright-core';
 import { z } from 'zod';
-import { ensureEnabled, ensureVisible } from './preflight.js';
-import { defineBrowserTool } from './defineTool.js';
-import { effectsShape, observeAction } from './observe.js';
-import { refSchema, resolveTarget } from './shared.js';
+import { ensureEnabled, ensureVisible } from '../helpers/preflight.js';
+import { defineBrowserTool } from '../defineTool.js';
+import { effectsShape, observeAction } from '../helpers/observe.js';
+import { refSchema, resolveTarget } from '../helpers/target.js';
 
 /** How long a checkbox that did not change at once may take to show the state it was clicked into. */
 const SETTLE_MS = 1_000;

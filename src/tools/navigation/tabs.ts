@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { BrowserToolError } from '../errors.js';
-import { loadPage } from '../loading/index.js';
-import { NOT_RESPONDING } from '../session/tabs.js';
-import { defineBrowserTool } from './defineTool.js';
-import { loadingSchema } from './observe.js';
-import { normalizeUrl } from './pageOpening.js';
+import { BrowserToolError } from '../../errors.js';
+import { loadPage } from '../../loading/index.js';
+import { NOT_RESPONDING } from '../../session/tabs.js';
+import { defineBrowserTool } from '../defineTool.js';
+import { loadingSchema } from '../helpers/observe.js';
+import { normalizeUrl } from '../helpers/opening.js';
 
 export const tabsTool = defineBrowserTool({
   id: 'browser_tabs',

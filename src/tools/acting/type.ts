@@ -1,10 +1,10 @@
 import type { Keyboard, Locator } from 'playwright-core';
 import { z } from 'zod';
-import { BrowserToolError, toBrowserToolError } from '../errors.js';
-import { ensureVisible } from './preflight.js';
-import { defineBrowserTool } from './defineTool.js';
-import { effectsShape, observeAction } from './observe.js';
-import { refSchema, resolveTarget } from './shared.js';
+import { BrowserToolError, toBrowserToolError } from '../../errors.js';
+import { ensureVisible } from '../helpers/preflight.js';
+import { defineBrowserTool } from '../defineTool.js';
+import { effectsShape, observeAction } from '../helpers/observe.js';
+import { refSchema, resolveTarget } from '../helpers/target.js';
 
 const MASK = '••••••';
 

@@ -5,12 +5,12 @@
  */
 import type { Page } from 'playwright-core';
 import { z } from 'zod';
-import { BrowserToolError } from '../errors.js';
-import { runAction, settle, settleAction } from '../loading/index.js';
-import { currentDocumentId, type Capture } from '../snapshot/capture.js';
-import { diffCaptures } from '../snapshot/diff.js';
-import { stageSync } from '../stages.js';
-import type { CallContext } from './defineTool.js';
+import { BrowserToolError } from '../../errors.js';
+import { runAction, settle, settleAction } from '../../loading/index.js';
+import { currentDocumentId, type Capture } from '../../snapshot/capture.js';
+import { diffCaptures } from '../../snapshot/diff.js';
+import { stageSync } from '../../stages.js';
+import type { CallContext } from '../defineTool.js';
 
 export const loadingSchema = z
   .string()

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { BrowserToolError } from '../errors.js';
-import { defineBrowserTool } from './defineTool.js';
+import { BrowserToolError } from '../../errors.js';
+import { defineBrowserTool } from '../defineTool.js';
 
 export const dialogTool = defineBrowserTool({
   id: 'browser_dialog',

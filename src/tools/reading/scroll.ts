@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineBrowserTool } from './defineTool.js';
-import { refSchema, resolveTarget } from './shared.js';
+import { defineBrowserTool } from '../defineTool.js';
+import { refSchema, resolveTarget } from '../helpers/target.js';
 
 interface ScrollState {
   x: number;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineBrowserTool } from './defineTool.js';
+import { defineBrowserTool } from '../defineTool.js';
 
 const RESULT_LIMIT = 20_000;
 

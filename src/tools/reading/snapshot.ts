@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { BrowserToolError } from '../errors.js';
-import { normalizeRef } from '../refs.js';
-import { defineBrowserTool } from './defineTool.js';
+import { BrowserToolError } from '../../errors.js';
+import { normalizeRef } from '../../refs.js';
+import { defineBrowserTool } from '../defineTool.js';
 
 export const snapshotTool = defineBrowserTool({
   id: 'browser_snapshot',

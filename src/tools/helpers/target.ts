@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { ResolvedRef } from '../refs.js';
-import type { CallContext } from './defineTool.js';
-import { untilFrameRenders } from '../loading/index.js';
+import type { ResolvedRef } from '../../refs.js';
+import type { CallContext } from '../defineTool.js';
+import { untilFrameRenders } from '../../loading/index.js';
 
 export const refSchema = z
   .string()

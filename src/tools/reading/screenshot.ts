@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { BrowserToolError } from '../errors.js';
-import { INTERACTIVE_ROLES, type AriaNode } from '../snapshot/capture.js';
-import { defineBrowserTool } from './defineTool.js';
-import { toModelText } from './modelText.js';
-import { refSchema, resolveTarget } from './shared.js';
+import { BrowserToolError } from '../../errors.js';
+import { INTERACTIVE_ROLES, type AriaNode } from '../../snapshot/capture.js';
+import { defineBrowserTool } from '../defineTool.js';
+import { toModelText } from '../modelText.js';
+import { refSchema, resolveTarget } from '../helpers/target.js';
 
 /** Taller full-page shots are cut here: beyond it a model sees little but pays for every pixel. */
 const MAX_HEIGHT = 6_000;

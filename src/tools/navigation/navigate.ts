@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { defineBrowserTool } from './defineTool.js';
-import { effectsShape, loadingSchema } from './observe.js';
-import { normalizeUrl, openInPlaceOfHungTab, openPage } from './pageOpening.js';
+import { defineBrowserTool } from '../defineTool.js';
+import { effectsShape, loadingSchema } from '../helpers/observe.js';
+import { normalizeUrl, openInPlaceOfHungTab, openPage } from '../helpers/opening.js';
 
 export const navigateTool = defineBrowserTool({
   id: 'browser_navigate',

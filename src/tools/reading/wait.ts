@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { BrowserToolError } from '../errors.js';
-import { defineBrowserTool } from './defineTool.js';
-import { refSchema, resolveTarget } from './shared.js';
+import { BrowserToolError } from '../../errors.js';
+import { defineBrowserTool } from '../defineTool.js';
+import { refSchema, resolveTarget } from '../helpers/target.js';
 
 const MAX_WAIT_MS = 60_000;
 /** `seconds: 0` means "is it there now?": one look, not Playwright's "no timeout". */

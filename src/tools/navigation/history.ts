@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { historyTarget, hungBeforeMove, moveInHistory } from '../loading/index.js';
-import { alsoHungNotice } from '../session/tabs.js';
-import { defineBrowserTool, type CallContext } from './defineTool.js';
-import { effectsShape, observeAction, type Effects } from './observe.js';
-import { openInPlaceOfHungTab } from './pageOpening.js';
+import { historyTarget, hungBeforeMove, moveInHistory } from '../../loading/index.js';
+import { alsoHungNotice } from '../../session/tabs.js';
+import { defineBrowserTool, type CallContext } from '../defineTool.js';
+import { effectsShape, observeAction, type Effects } from '../helpers/observe.js';
+import { openInPlaceOfHungTab } from '../helpers/opening.js';
 
 type Action = 'back' | 'forward' | 'reload';
 

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { BrowserToolError } from '../errors.js';
-import { defineBrowserTool } from './defineTool.js';
-import { effectsShape, observeAction } from './observe.js';
-import { ensureVisible } from './preflight.js';
-import { refSchema, resolveTarget } from './shared.js';
+import { BrowserToolError } from '../../errors.js';
+import { defineBrowserTool } from '../defineTool.js';
+import { effectsShape, observeAction } from '../helpers/observe.js';
+import { ensureVisible } from '../helpers/preflight.js';
+import { refSchema, resolveTarget } from '../helpers/target.js';
 
 interface Found {
   found: boolean;

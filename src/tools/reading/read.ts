@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import TurndownService from 'turndown';
 import { z } from 'zod';
-import { BrowserToolError } from '../errors.js';
-import { countTokens } from '../snapshot/tokens.js';
-import { defineBrowserTool } from './defineTool.js';
-import { refSchema, resolveTarget } from './shared.js';
+import { BrowserToolError } from '../../errors.js';
+import { countTokens } from '../../snapshot/tokens.js';
+import { defineBrowserTool } from '../defineTool.js';
+import { refSchema, resolveTarget } from '../helpers/target.js';
 
 let readabilitySource: string | undefined;
 function readability(): string {

@@ -2,7 +2,7 @@ export { BROWSER_TOOL_IDS, BrowserToolset, type BrowserToolId, type BrowserTools
 export { DEFAULT_CHROMIUM_ARGS, type BrowserSettings, type BrowserToolsetConfig, type ResolvedConfig, type TraceOption } from './config.js';
 export { findBrowser, findChromeExecutable, type BrowserSource, type ChosenBrowser, type ChromiumChoice } from './browser/find.js';
 export { BrowserToolError, ERROR_CODES, toBrowserToolError, type ErrorCode, type ToolError } from './errors.js';
-export { normalizeRef, RefManager } from './refs.js';
+export { normalizeRef, RefManager } from './session/refs.js';
 export { formatSnapshot, type FormatOptions, type FormattedSnapshot, type SnapshotScope } from './snapshot/format.js';
 export { capturePage, type AriaNode, type Capture } from './snapshot/capture.js';
 export { countTokens } from './snapshot/tokens.js';

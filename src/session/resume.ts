@@ -6,7 +6,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import type { ResolvedConfig } from '../config.js';
 import { toBrowserToolError } from '../errors.js';
-import type { RefManager } from '../refs.js';
+import type { RefManager } from './refs.js';
 import type { SavedSession } from '../store/types.js';
 import type { Deadline } from '../deadline.js';
 import { loadPage } from '../loading/index.js';

@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import { z } from 'zod';
 import type { ResolvedConfig } from '../config.js';
 import { BrowserToolError, ERROR_CODES, toBrowserToolError } from '../errors.js';
-import type { RefManager } from '../refs.js';
+import type { RefManager } from '../session/refs.js';
 import type { Deadline } from '../deadline.js';
 import type { SessionRegistry } from '../session/registry.js';
 import type { BrowserSession } from '../session/session.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ResolvedRef } from '../../refs.js';
+import type { ResolvedRef } from '../../session/refs.js';
 import type { CallContext } from '../defineTool.js';
 import { untilFrameRenders } from '../../loading/index.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BrowserToolError } from '../../errors.js';
-import { normalizeRef } from '../../refs.js';
+import { normalizeRef } from '../../session/refs.js';
 import { defineBrowserTool } from '../defineTool.js';
 
 export const snapshotTool = defineBrowserTool({

@@ -3,13 +3,13 @@
  * why it cannot. Refs are Playwright's ai-mode refs: stable per element within one document.
  */
 import type { Locator, Page } from 'playwright-core';
-import { BrowserToolError } from './errors.js';
-import { isHiddenRef, lingeringRef } from './hiddenRefs.js';
-import { capturePage, currentDocumentId, type AriaNode, type Capture, type CaptureOptions, type CaptureScope } from './snapshot/capture.js';
-import { formatSnapshot, type FormatOptions, type FormattedSnapshot } from './snapshot/format.js';
-import { indexRefs } from './snapshot/lines.js';
-import { bandMargin, bandSpan } from './snapshot/region.js';
-import { stageSync } from './stages.js';
+import { BrowserToolError } from '../errors.js';
+import { isHiddenRef, lingeringRef } from '../browser/hiddenRefs.js';
+import { capturePage, currentDocumentId, type AriaNode, type Capture, type CaptureOptions, type CaptureScope } from '../snapshot/capture.js';
+import { formatSnapshot, type FormatOptions, type FormattedSnapshot } from '../snapshot/format.js';
+import { indexRefs } from '../snapshot/lines.js';
+import { bandMargin, bandSpan } from '../snapshot/region.js';
+import { stageSync } from '../stages.js';
 
 interface RefInfo {
   role: string;

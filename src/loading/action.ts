@@ -7,7 +7,7 @@ import type { Frame, Page, Request } from 'playwright-core';
 import { sleep, type Deadline } from '../deadline.js';
 import { toBrowserToolError } from '../errors.js';
 import { DOWNLOAD_EVENT_WAIT_MS, type OpeningTab } from './outcome.js';
-import { stopLoading, unbornTabs } from './unstick.js';
+import { stopLoading, unbornTabs } from './rescue.js';
 
 /** The action's own outcome, before the page settles. */
 export type ActionRun =

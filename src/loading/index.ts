@@ -12,7 +12,7 @@ export { historyTarget, isBetweenPages, moveInHistory } from './historyMoves.js'
 export { untilFrameRenders } from './frameWait.js';
 // What a tab keeps for the load policy, and the moves that keep a tab usable (the session's tab list uses them).
 export { Traffic } from './traffic.js';
-export { InstanceAge } from './browsingInstance.js';
+export { InstanceAge } from './freshFrame.js';
 export { unholdFrames } from './frameRelease.js';
-export { closeQuickly, hungBeforeMove, rendererAnswers, runsScript, stopLoading } from './unstick.js';
+export { closeQuickly, hungBeforeMove, rendererAnswers, runsScript, stopLoading } from './rescue.js';
 export { schemefulSiteOf } from './sites.js';

@@ -10,10 +10,10 @@ import { BrowserToolError, toBrowserToolError } from '../errors.js';
 import { stage } from '../stages.js';
 import { sleep, type Deadline } from '../deadline.js';
 import { settle, type EarlySnapshot, type Settled } from './settle.js';
-import type { InstanceAge } from './browsingInstance.js';
+import type { InstanceAge } from './freshFrame.js';
 import type { Traffic } from './traffic.js';
 import { isMainFrame } from '../snapshot/navigating.js';
-import { HUNG_ANSWER_MS, rendererAnswers, stopLoading } from './unstick.js';
+import { HUNG_ANSWER_MS, rendererAnswers, stopLoading } from './rescue.js';
 
 export type WaitUntil = 'load' | 'domcontentloaded' | 'networkidle' | 'commit';
 

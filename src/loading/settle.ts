@@ -14,7 +14,7 @@ import { sleep, type Deadline } from '../deadline.js';
 import { blockingStuck, untilBuiltOrBlocked, reachingCapAlongside, overdueSinceRequested, warmUpWhileWaiting } from './untilBuilt.js';
 import { Refusals } from './refusals.js';
 import { hostOf } from './sites.js';
-import { removeSheetLinks, stopLoading } from './unstick.js';
+import { removeSheetLinks, stopLoading } from './rescue.js';
 import type { Traffic } from './traffic.js';
 import type { SettlePolicy } from '../config.js';
 

@@ -5,7 +5,7 @@
 import type { Frame, Page, Request } from 'playwright-core';
 import { ChromiumNetwork } from './chromiumNetwork.js';
 import { FrameDocuments } from './frameDocuments.js';
-import { Questions } from './questions.js';
+import { Questions } from './polls.js';
 import { readMarkup, type MarkupReading } from './markup.js';
 import { RequestWaits } from './requestWaits.js';
 import { hostOf, siteOfUrl } from './sites.js';

@@ -17,7 +17,7 @@ import type { Page } from 'playwright-core';
 import { stage } from '../stages.js';
 import type { Deadline } from '../deadline.js';
 import { schemefulSiteOf } from './sites.js';
-import { stopLoading } from './unstick.js';
+import { stopLoading } from './rescue.js';
 import { within } from '../within.js';
 import { BETWEEN_PAGES, isBetweenPages, moveInHistory, untilParsed } from './historyMoves.js';
 

@@ -96,7 +96,7 @@ export class BrowserToolset {
   async page(sessionKey = 'default') {
     const { session } = await this.sessions.get(sessionKey);
     try {
-      return (await session.activePage()).page;
+      return (await session.activeTab()).tab.page;
     } finally {
       this.sessions.done(sessionKey);
     }

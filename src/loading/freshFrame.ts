@@ -17,7 +17,7 @@ import type { Page } from 'playwright-core';
 import { stage } from '../stages.js';
 import type { Deadline } from '../deadline.js';
 import { schemefulSiteOf } from './sites.js';
-import { stopLoading } from './rescue.js';
+import { stopLoading } from './tabControl.js';
 import { within } from '../within.js';
 import { BETWEEN_PAGES, isBetweenPages, moveInHistory, untilParsed } from './historyMoves.js';
 
@@ -31,7 +31,7 @@ export const RENEW_AFTER = 10;
 const RENEW_MS = 2_000;
 
 /** How many documents of one site a tab's frame has shown in a row, and the renewal that starts it over. */
-export class InstanceAge {
+export class FrameWear {
   private site = '';
   private documents = 0;
 

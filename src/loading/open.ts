@@ -1,21 +1,24 @@
 /**
- * Opening an address in a tab: the document is waited for within the call's deadline, then the page by the
- * load policy (settle.ts). A document that does not come in time is a `timeout`, and its load is stopped so the
- * tab answers the next call at once. When the page being left navigates by itself meanwhile (a redirect or
- * reload timer), Chromium lets its navigation replace ours: ours is then made again, once.
+ * Opening an address in a tab, the one way every caller loads a page (navigate, a new tab with an address, a
+ * resumed session, the provider, emptying the last tab): its document until it arrives (arrive.ts), then the page
+ * until it is usable (settle.ts). What it came to is decided here once and returned as data: the page, a file
+ * downloaded instead, an empty answer (204), a network error or the allowlist on the way, a dialog that froze
+ * the page, a server that sent nothing in time, or a tab whose renderer is hung. The tab is put back on the page it
+ * showed where it can be; the callers turn each outcome into a result or a message.
  */
-import type { Page, Request, Response } from 'playwright-core';
+import type { Response } from 'playwright-core';
 import type { SettlePolicy } from '../config.js';
-import { BrowserToolError, toBrowserToolError } from '../errors.js';
-import { stage } from '../stages.js';
-import { sleep, type Deadline } from '../deadline.js';
+import { DeadlineExceeded, type Deadline } from '../deadline.js';
+import { untilArrived, type WaitUntil } from './arrive.js';
+import { moveInHistory } from './historyMoves.js';
 import { settle, type EarlySnapshot, type Settled } from './settle.js';
-import type { InstanceAge } from './freshFrame.js';
-import type { Traffic } from './traffic.js';
-import { isMainFrame } from '../snapshot/navigating.js';
-import { HUNG_ANSWER_MS, rendererAnswers, stopLoading } from './rescue.js';
+import type { OpeningTab } from './tabLoading.js';
 
-export type WaitUntil = 'load' | 'domcontentloaded' | 'networkidle' | 'commit';
+/**
+ * How long a download is looked for after the navigation it came from failed: Chromium aborts the navigation
+ * first, and the download's event follows at once on an idle machine, after more than a second on a busy one.
+ */
+export const DOWNLOAD_EVENT_WAIT_MS = 3_000;
 
 export interface Loaded<T = never> extends Settled<T> {
   response: Response | null;
@@ -32,132 +35,102 @@ export interface LoadOptions<T = never> {
   early?: EarlySnapshot<T>;
 }
 
-/** The parts of a tab loading a page uses. */
-export interface LoadingPage {
-  readonly page: Page;
-  readonly traffic: Traffic;
-  readonly instanceAge: InstanceAge;
-}
+export type Opened<T, D> =
+  /** The page arrived (its status may still be an error, in `loaded.response`). */
+  | { kind: 'page'; loaded: Loaded<T> }
+  /** The page opened a dialog while loading: it is frozen until the dialog is answered. */
+  | { kind: 'dialog' }
+  /** The address served a file: saved in the downloads folder; the tab shows the page it showed. */
+  | { kind: 'download'; downloads: D[] }
+  /** The address served a file, and its download did not begin. */
+  | { kind: 'downloadNotBegun' }
+  /** The address served a file, still being saved when the call's time ran out. */
+  | { kind: 'downloadUnfinished' }
+  /** The address answered 204 No Content; the tab shows the page it showed. */
+  | { kind: 'noContent' }
+  /** A network error; `back`: the tab shows the page it showed before again (else Chromium's error page). */
+  | { kind: 'failed'; error: unknown; back: boolean }
+  /** The allowlist refused where the address led (a redirect, the page's own redirect, a frame). */
+  | { kind: 'blocked'; blocked: string[]; back: boolean }
+  /**
+   * The server sent no page (or, with `waitUntil`, the page did not reach it) within `seconds`; the load was
+   * stopped. `back`: the tab shows the page it showed before (else an empty page).
+   */
+  | { kind: 'timeout'; seconds: number; back: boolean }
+  /** The page the tab showed keeps its renderer busy (a script that does not end): the address cannot be opened in this tab. */
+  | { kind: 'hung' };
 
-/**
- * Opens `url` in the tab: waits for the document to arrive (within the deadline), then for the page to be
- * usable. `waitUntil` asks for Playwright's strict waiting instead. A tab that has shown many pages of the site
- * gets a fresh browsing instance first (browsingInstance.ts).
- */
-export async function loadPage<T = never>({ page, traffic, instanceAge }: LoadingPage, url: string, { deadline, settle: policy, waitUntil, early }: LoadOptions<T>): Promise<Loaded<T>> {
-  let response: Response | null = null;
-  const timeout = deadline.forStep();
-  // A navigation an earlier call left pending (a page's own redirect, a document still arriving) would cut this one short.
-  // So would the page's requests holding every connection to the server (hanging polls): ours would wait behind them.
-  if (traffic.documentPending() || traffic.waits.holdsAllConnections(url)) await stage('load: stop previous', () => stopLoading(page));
-  await instanceAge.renewBefore(url, deadline);
-  // A new tab's first load: what Chromium says of its requests is heard from the start (a round trip, once per tab).
-  await traffic.listening();
-  for (let attempt = 0; ; attempt++) {
-    const own = ownRequest(page, url);
-    try {
-      const going = page.goto(url, { waitUntil: waitUntil ?? 'commit', timeout: attempt ? deadline.forStep() : timeout });
-      response = await stage('load: until commit', () => unlessHung(page, url, going, own, deadline));
-      break;
-    } catch (error) {
-      if (error instanceof TabHung) throw error;
-      const mapped = toBrowserToolError(error, 'navigate');
-      const replaced = /is interrupted by another navigation|ERR_ABORTED/.test(mapped.message) && !(await own.answered());
-      // Ours was never answered: the page being left navigated by itself and took the tab from it.
-      if (replaced && attempt === 0) {
-        await stage('load: replaced by the page left', () => stopLoading(page));
-        continue;
-      }
-      // Ours was answered, then the new page moved on before its commit was seen (a meta refresh, a script
-      // redirect): the load policy below follows it to where it leads.
-      if (/is interrupted by another navigation/.test(mapped.message) && !replaced) return { response: null, ...(await settle(page, traffic, deadline, policy, early)) };
-      // Other failures are the caller's to tell apart (an error page, a download, an empty answer) and undo.
-      if (mapped.code !== 'timeout') throw error;
-      await stopLoading(page);
-      const kept = await instanceAge.backOverRenewal(deadline);
-      const what = waitUntil && waitUntil !== 'commit' ? `did not reach "${waitUntil}"` : 'did not send its page';
-      throw new BrowserToolError('timeout', `${url} ${what} within ${Math.round(timeout / 1000)} s; the load was stopped.`, {
-        hint:
-          waitUntil && waitUntil !== 'commit'
-            ? 'Call browser_navigate again without waitUntil: it returns as soon as the page is usable.'
-            : `The server is slow or down. Retry once, or try another address. ${kept ? 'The tab still shows the page it showed before.' : 'The tab shows an empty page; browser_history back returns to the page it showed before.'}`,
-      });
-    } finally {
-      own.dispose();
-    }
+/** Opens `url` in `tab` and says what came of it (see `Opened`). */
+export async function openAddress<T, D>(tab: OpeningTab<D>, url: string, options: LoadOptions<T>): Promise<Opened<T, D>> {
+  const { page } = tab;
+  const previousUrl = page.url();
+  // A page that opens confirm() while loading cannot finish loading until it is answered.
+  const outcome = await tab.unlessDialogOpens(loadPage(tab, url, options));
+  if (outcome.dialog) return { kind: 'dialog' };
+  const opened = outcome.value;
+  if (opened.kind === 'failed') return afterFailure(tab, opened.error, previousUrl, options.deadline);
+  if (opened.kind === 'hung' || opened.kind === 'timeout') tab.takeBlocked(); // not reported: the load itself failed
+  // The page redirected itself (meta refresh, script) to a host the allowlist refused. Going back would land
+  // on the redirecting page, which would redirect again: the tab stays on the error page.
+  if (opened.kind === 'page' && page.url().startsWith('chrome-error:')) {
+    const blocked = tab.takeBlocked();
+    if (blocked.length) return { kind: 'blocked', blocked, back: false };
   }
-  if (waitUntil) return { response, parsed: true };
-  return { response, ...(await settle(page, traffic, deadline, policy, early)) };
+  return opened;
 }
 
-/**
- * The page being left keeps the tab's renderer busy (a script that never ends): a new page of the same site is
- * shown by that renderer, so it cannot arrive in this tab. The caller opens it in a new tab.
- */
-export class TabHung extends BrowserToolError {
-  constructor(url: string) {
-    super('timeout', `The tab did not respond: the page it showed keeps it busy (a script that does not end), so ${url} could not be opened in it.`, {
-      hint: 'Call again: a tab that does not respond is replaced by a new one, with cookies and logins kept.',
-    });
+/** The document until it arrives, then the page until it is usable (unless `waitUntil` asks for Playwright's waiting). */
+async function loadPage<T>(tab: OpeningTab<unknown>, url: string, { deadline, settle: policy, waitUntil, early }: LoadOptions<T>): Promise<{ kind: 'page'; loaded: Loaded<T> } | { kind: 'failed'; error: unknown } | { kind: 'timeout'; seconds: number; back: boolean } | { kind: 'hung' }> {
+  const arrival = await untilArrived(tab, url, deadline, waitUntil);
+  if (arrival.kind !== 'arrived') return arrival;
+  const { response } = arrival;
+  if (waitUntil && !arrival.movedOn) return { kind: 'page', loaded: { response, parsed: true } };
+  return { kind: 'page', loaded: { response, ...(await settle(tab, deadline, policy, early)) } };
+}
+
+/** A load that failed: a download, an empty answer, a network error or the allowlist, each with the tab put back where it can be. */
+async function afterFailure<D>(tab: OpeningTab<D>, error: unknown, previousUrl: string, deadline: Deadline): Promise<Opened<never, D>> {
+  const blocked = tab.takeBlocked();
+  const message = error instanceof Error ? error.message : String(error);
+  const download = /Download is starting/.test(message);
+  const noContent = !blocked.length && !download && /net::ERR_ABORTED/.test(message) && (await tab.loading.traffic.documentStatus()) === 204;
+  if (download || noContent) {
+    // A load that brought no page leaves the tab on the page it showed, or on the empty page a renewal of its
+    // frame passed through, which is then left.
+    await tab.loading.frameWear.backOverRenewal(deadline);
+    return download ? savedAsDownload(tab, deadline) : { kind: 'noContent' };
+  }
+  if (blocked.length || /net::ERR_/.test(message)) {
+    const back = await backFromErrorPage(tab, previousUrl, error, deadline);
+    return blocked.length ? { kind: 'blocked', blocked, back } : { kind: 'failed', error, back };
+  }
+  throw error;
+}
+
+/** The file the address served, once saved; before the call's own deadline, so that this answer is given. */
+async function savedAsDownload<D>(tab: OpeningTab<D>, deadline: Deadline): Promise<Opened<never, D>> {
+  if (!(await tab.downloadBegun(Math.min(DOWNLOAD_EVENT_WAIT_MS, deadline.forStep())))) return { kind: 'downloadNotBegun' };
+  try {
+    return { kind: 'download', downloads: await deadline.race(tab.takeDownloads(), deadline.what, deadline.forStep()) };
+  } catch (error) {
+    if (!(error instanceof DeadlineExceeded)) throw error;
+    return { kind: 'downloadUnfinished' };
   }
 }
 
-/** How long a navigation waits for its page before asking whether the tab still answers at all. */
-const HUNG_CHECK_MS = 2_000;
-
 /**
- * `going` (the navigation), unless its server has answered, the page has still not arrived a while later, and
- * the tab does not answer a trivial script either. Before the answer the tab's silence says nothing: while
- * Chromium awaits a document for it, a tab answers no script at all.
+ * Chromium shows its own error page after a failed navigation (a refused connection, a request the allowlist
+ * blocked), and loads it after `goto` has already failed. Let it settle, then go back so the agent finds the
+ * page it was on. True when the tab shows that page again.
  */
-async function unlessHung(page: Page, url: string, going: Promise<Response | null>, own: OwnRequest, deadline: Deadline): Promise<Response | null> {
-  let arrived = false;
-  going.then(
-    () => (arrived = true),
-    () => (arrived = true),
-  );
-  const check = async () => {
-    while (!arrived && !own.hasPage()) await sleep(100);
-    await sleep(Math.min(HUNG_CHECK_MS, deadline.forStep() / 3));
-    if (arrived || (await rendererAnswers(page, Math.min(HUNG_ANSWER_MS, deadline.forStep() / 3))) || arrived) return going;
-    throw new TabHung(url);
-  };
-  return Promise.race([going, check()]);
-}
-
-interface OwnRequest {
-  /** True once it has any answer (a redirect counts). */
-  answered(): Promise<boolean>;
-  /** True once its server sent the page itself: an answer that is not a redirect. */
-  hasPage(): boolean;
-  dispose(): void;
-}
-
-/** The main frame's request for `url` (the fragment aside), once made. */
-function ownRequest(page: Page, url: string): OwnRequest {
-  const wanted = url.split('#')[0];
-  let own: Request | undefined;
-  let hasPage = false;
-  const onRequest = (request: Request) => {
-    if (!own && request.isNavigationRequest() && request.url().split('#')[0] === wanted && isMainFrame(page, request)) own = request;
-  };
-  const onResponse = (response: Response) => {
-    const status = response.status();
-    if (own && response.request().isNavigationRequest() && isMainFrame(page, response.request()) && (status < 300 || status >= 400)) hasPage = true;
-  };
-  page.on('request', onRequest);
-  page.on('response', onResponse);
-  return {
-    answered: async () => {
-      if (!own) return false;
-      let last: Request = own;
-      for (let next = last.redirectedTo(); next; next = next.redirectedTo()) last = next;
-      return own !== last || (await last.response().catch(() => null)) !== null;
-    },
-    hasPage: () => hasPage,
-    dispose: () => {
-      page.off('request', onRequest);
-      page.off('response', onResponse);
-    },
-  };
+async function backFromErrorPage(tab: OpeningTab<unknown>, previousUrl: string, error: unknown, deadline: Deadline): Promise<boolean> {
+  const { page } = tab;
+  // An aborted navigation (an empty answer, a cancelled load) shows no error page: nothing to wait for.
+  const aborted = /ERR_ABORTED/.test(error instanceof Error ? error.message : String(error));
+  if (!aborted) await page.waitForURL((url) => url.protocol === 'chrome-error:', { waitUntil: 'load', timeout: Math.min(2_000, deadline.forStep()) }).catch(() => {});
+  if (page.url().startsWith('chrome-error:') && previousUrl && previousUrl !== 'about:blank') {
+    await moveInHistory(page, 'back', () => ({ waitUntil: 'commit', timeout: Math.min(5_000, deadline.forStep()) })).catch(() => {});
+  }
+  await tab.loading.frameWear.backOverRenewal(deadline);
+  return page.url() === previousUrl;
 }

@@ -18,8 +18,8 @@ function questionOf(request: Request): string {
   return `${request.method()} ${url.origin}${url.pathname}?${new URLSearchParams(kept).toString()} ${request.postData() ?? ''}`;
 }
 
-/** The questions a document has asked since it loaded or since the last action. */
-export class Questions {
+/** The questions a document has asked since it loaded or since the last action: a question asked again is a poll. */
+export class Polls {
   private asked = new Set<string>();
 
   /** A new document, or an action: what the page asks from now on is new again. */
@@ -27,8 +27,8 @@ export class Questions {
     this.asked = new Set();
   }
 
-  /** True for a data request asking what was asked before; otherwise it is remembered. */
-  askedAgain(request: Request): boolean {
+  /** True for a data request asking what was asked before (a poll); otherwise it is remembered. */
+  isRepeat(request: Request): boolean {
     if (!isData(request)) return false;
     const question = questionOf(request);
     if (this.asked.has(question)) return true;

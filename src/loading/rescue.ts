@@ -1,118 +1,54 @@
 /**
- * The moves that keep a tab usable when a load or a script wedges it: tell a hung renderer, stop a load, take
- * out a style sheet that does not answer, close a tab without waiting on it, and close a tab that a click opened
- * but whose page never came.
+ * Rescuing a tab that a load or a script wedged: its load stopped, and whether its renderer still answers. A tab
+ * whose renderer is hung (an endless loop) cannot be helped; its owner closes it, with the tabs hung with it
+ * (`closeHung`), and opens another.
  */
-import type { Frame, Page, Request } from 'playwright-core';
-import { sleep, type Deadline } from '../deadline.js';
-import type { Traffic } from './traffic.js';
-import { within } from '../within.js';
+import type { Page } from 'playwright-core';
+import type { Deadline } from '../deadline.js';
+import { schemefulSiteOf } from './sites.js';
+import type { LoadingTab } from './tabLoading.js';
+import { HUNG_ANSWER_MS, rendererAnswers, runsScript, stopLoading } from './tabControl.js';
 
-/** True when the tab runs a trivial script within `ms`: a hung renderer (an endless loop) does not. */
-export async function runsScript(page: Page, ms: number): Promise<boolean> {
-  const ran = page.evaluate('1').then(
-    () => true,
-    () => false,
-  );
-  return (await within(ran, ms)) ?? false;
+/**
+ * Frees `tab` and says whether it answers now. A document still on its way is stopped (it holds the tab's scripts
+ * until it commits), or, after a call that ran out of time (`afterTimeout`), whatever the tab was loading; then the
+ * tab is asked to run a trivial script. After a timeout only a script that runs counts as an answer; otherwise any
+ * answer does, a failure included (a document being replaced answers with one). The tab is given `HUNG_ANSWER_MS`,
+ * or a third of what is left of `deadline`. 'hung': its renderer said nothing, and nothing can be done in this tab.
+ */
+export async function rescueTab(tab: LoadingTab, { deadline, afterTimeout = false }: { deadline?: Deadline; afterTimeout?: boolean } = {}): Promise<'answers' | 'hung'> {
+  const { page } = tab;
+  if (afterTimeout || tab.loading.traffic.documentPending()) await stopLoading(page);
+  const ms = deadline ? Math.min(HUNG_ANSWER_MS, deadline.forStep() / 3) : HUNG_ANSWER_MS;
+  const answers = afterTimeout ? await runsScript(page, ms) : await rendererAnswers(page, ms);
+  return answers ? 'answers' : 'hung';
 }
 
 /**
- * True when the tab's renderer gives any answer to a trivial script within `ms`, a failure included (unlike
- * `runsScript`): a document being replaced as it is asked answers with one, and only a hung renderer says nothing.
+ * Closes `hung`, whose renderer is hung, with the tabs of `others` hung along with it, and returns those. The
+ * launched browser keeps the tabs of one site in one process (config.ts), and a tab a page opened shares that
+ * page's process: a page of that site opened while any of them is left would join the hung process and never
+ * load. So the tabs of the same site, and those opened by or opening it, that do not answer within `ms` are
+ * closed too (by `close`, the owner's, which waits until each has gone).
  */
-export async function rendererAnswers(page: Page, ms: number): Promise<boolean> {
-  const answered = page.evaluate('1').then(
-    () => true,
-    () => true,
-  );
-  return (await within(answered, ms)) ?? false;
+export async function closeHung<T extends { page: Page }>(hung: T, others: T[], ms: number, close: (tab: T) => Promise<void>): Promise<T[]> {
+  const site = schemefulSiteOf(hung.page.url());
+  // Before any tab closes: a closed opener is no longer named as one.
+  const family = await openerRoot(hung.page);
+  const related = await Promise.all(others.map(async (other) => (site && schemefulSiteOf(other.page.url()) === site) || (await openerRoot(other.page)) === family));
+  const [, answers] = await Promise.all([close(hung), Promise.all(others.map(async (other, i) => !related[i] || (await rendererAnswers(other.page, ms))))]);
+  const alsoHung = others.filter((_, i) => !answers[i]);
+  await Promise.all(alsoHung.map(close));
+  return alsoHung;
 }
 
-/** How long a tab that may be hung is given to answer a trivial script. */
-export const HUNG_ANSWER_MS = 3_000;
-
-/**
- * Before a history move: a document still on its way holds the tab's scripts until it commits (the move would
- * replace that load anyway), so it is stopped. True when the tab's renderer is hung after that: the page the move
- * leads to would be shown by that renderer, so the caller opens it in a new tab instead.
- */
-export async function hungBeforeMove({ page, traffic }: { page: Page; traffic: Traffic }, deadline: Deadline): Promise<boolean> {
-  if (traffic.documentPending()) await stopLoading(page);
-  return !(await rendererAnswers(page, Math.min(HUNG_ANSWER_MS, deadline.forStep() / 3)));
-}
-
-/** Stops a load in progress (Chromium's stop button). A tab wedged by a load answers again at once. */
-export async function stopLoading(page: Page): Promise<void> {
-  if (page.isClosed()) return;
-  try {
-    const cdp = await page.context().newCDPSession(page);
-    await Promise.race([cdp.send('Page.stopLoading'), sleep(2_000)]);
-    void cdp.detach().catch(() => {});
-  } catch {
-    // not Chromium, or the tab is gone: nothing to stop
+/** The first tab of the chain of tabs that opened `page` (itself when no page opened it). */
+async function openerRoot(page: Page): Promise<Page> {
+  let root = page;
+  for (let steps = 0; steps < 20; steps++) {
+    const opener = await root.opener().catch(() => null);
+    if (!opener) break;
+    root = opener;
   }
-}
-
-/**
- * Takes the `<link>` elements of `sheets` (style sheets that do not answer) out of their frame's document: Chromium
- * then renders the frame without them, and a parser that waited on them for a script goes on, as if an ad blocker
- * had refused them. A `<link>` to one of them that the parser meets later (a page that links a widget's sheet
- * again with each copy of the widget) is taken out as it is parsed, until the document is parsed: the request is
- * still the one that does not answer, and the next script would wait on it again. True when each of them was
- * found and taken out; false when one was not (a sheet pulled in by `@import`, a frame gone).
- */
-export async function removeSheetLinks(frame: Frame, sheets: Request[]): Promise<boolean> {
-  // The <link> names the first address of a redirect chain.
-  const urls = sheets.map((sheet) => {
-    let first = sheet;
-    while (first.redirectedFrom()) first = first.redirectedFrom()!;
-    return first.url();
-  });
-  if (frame.isDetached()) return false;
-  return frame
-    .evaluate((hrefs) => {
-      const links = [...document.querySelectorAll<HTMLLinkElement>('link[rel~="stylesheet" i]')];
-      const found = hrefs.map((href) => links.filter((link) => link.href === href));
-      for (const link of found.flat()) link.remove();
-      if (document.readyState === 'loading') {
-        const later = new MutationObserver((records) => {
-          for (const record of records) {
-            for (const node of record.addedNodes) if (node instanceof HTMLLinkElement && node.relList.contains('stylesheet') && hrefs.includes(node.href)) node.remove();
-          }
-        });
-        later.observe(document, { childList: true, subtree: true });
-        document.addEventListener('DOMContentLoaded', () => later.disconnect(), { once: true });
-      }
-      return found.every((matches) => matches.length > 0);
-    }, urls)
-    .catch(() => false); // the frame navigated or went away meanwhile
-}
-
-/** Closes a tab without running its unload handlers, and without waiting on a renderer that may be hung. */
-export async function closeQuickly(page: Page): Promise<void> {
-  await Promise.race([page.close({ runBeforeUnload: false }).catch(() => {}), sleep(3_000)]);
-}
-
-/**
- * Counts the tabs `opener` opened whose first page has not arrived, and closes them when `close` is set.
- * Playwright shows a new tab only once its first document commits, so such a tab cannot be reached any other
- * way; Chromium lists it with no URL yet.
- */
-export async function unbornTabs(opener: Page, { close = false } = {}): Promise<number> {
-  if (opener.isClosed()) return 0;
-  try {
-    const cdp = await opener.context().newCDPSession(opener);
-    try {
-      const self = (await cdp.send('Target.getTargetInfo')).targetInfo.targetId;
-      const { targetInfos } = await cdp.send('Target.getTargets');
-      const unborn = targetInfos.filter((target) => target.type === 'page' && target.openerId === self && target.url === '');
-      if (close) await Promise.all(unborn.map((target) => cdp.send('Target.closeTarget', { targetId: target.targetId }).catch(() => {})));
-      return unborn.length;
-    } finally {
-      void cdp.detach().catch(() => {});
-    }
-  } catch {
-    return 0; // not Chromium, or the opener is gone
-  }
+  return root;
 }

@@ -11,12 +11,13 @@ import { frameInView } from '../snapshot/frameInView.js';
 import { holdIfLooping, markHeld, type Loop } from '../snapshot/navigating.js';
 import { stage, stageSync } from '../stages.js';
 import { sleep, type Deadline } from '../deadline.js';
-import { blockingStuck, untilBuiltOrBlocked, reachingCapAlongside, overdueSinceRequested, warmUpWhileWaiting } from './untilBuilt.js';
+import { blockingStuck, untilBuiltOrBlocked, reachingCapAlongside, overdueSinceRequested, removeSheetLinks, warmUpWhileWaiting } from './untilBuilt.js';
 import { Refusals } from './refusals.js';
 import { hostOf } from './sites.js';
-import { removeSheetLinks, stopLoading } from './rescue.js';
+import { stopLoading } from './tabControl.js';
 import type { Traffic } from './traffic.js';
 import type { SettlePolicy } from '../config.js';
+import type { LoadingTab } from './tabLoading.js';
 
 export type { SettlePolicy };
 
@@ -47,9 +48,11 @@ export type EarlySnapshot<T> = () => Promise<T>;
  * which lets it render. A page that keeps loading itself again (a reload or refresh loop) is held on one
  * document and read as it stands.
  */
-export async function settle<T = never>(page: Page, traffic: Traffic, deadline: Deadline, policy: SettlePolicy, early?: EarlySnapshot<T>): Promise<Settled<T>> {
+export async function settle<T = never>(tab: LoadingTab, deadline: Deadline, policy: SettlePolicy, early?: EarlySnapshot<T>): Promise<Settled<T>> {
+  const { page } = tab;
+  const { traffic } = tab.loading;
   // A page that keeps loading itself again would never be parsed for long: it is held on one document.
-  const loop = holdIfLooping(page);
+  const loop = holdIfLooping(page, tab.holds);
   try {
     const settled = await settleUnlessLooping(page, traffic, deadline, policy, loop, early);
     if (!loop.held() || !settled.parsed || page.isClosed()) return settled;
@@ -173,7 +176,8 @@ async function settleRefusing<T>(page: Page, traffic: Traffic, deadline: Deadlin
  * request begun since `since` has its answer and 50 ms passed, or those still out were silent for the quiet
  * window, or the cap. Requests begun before the action (a long poll) and polls are not waited for.
  */
-export async function settleAction(traffic: Traffic, since: number, deadline: Deadline, policy: SettlePolicy): Promise<void> {
+export async function settleAction(tab: LoadingTab, since: number, deadline: Deadline, policy: SettlePolicy): Promise<void> {
+  const { traffic } = tab.loading;
   if (!traffic.awaitedInFlightSince(since)) return;
   const capEnds = Date.now() + Math.min(policy.maxMs, deadline.forStep());
   await stage('action: its requests', async () => {

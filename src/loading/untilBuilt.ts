@@ -4,10 +4,10 @@
  * waits on (DOMContentLoaded does not come), and a style sheet linked in the head, which holds back rendering
  * after the page is parsed (Chromium paints nothing until it arrives, so no click, hover or screenshot can act
  * on the page; its snapshot still reads). Either is given up on after the cap, as an ad blocker would: a style
- * sheet is taken out of the document (unstick.ts), and for a script the page is loaded again without it
- * (refusals.ts).
+ * sheet is taken out of the document (`removeSheetLinks`, below), and for a script the page is loaded again
+ * without it (refusals.ts).
  */
-import type { Page, Request } from 'playwright-core';
+import type { Frame, Page, Request } from 'playwright-core';
 import { warmCapture } from '../snapshot/warmUp.js';
 import { sleep, type Deadline } from '../deadline.js';
 import type { Traffic } from './traffic.js';
@@ -178,4 +178,39 @@ export function warmUpWhileWaiting(page: Page, traffic: Traffic): { now(): void;
     }
   })();
   return { now, stop: () => (watching = false) };
+}
+
+/**
+ * Takes the `<link>` elements of `sheets` (style sheets that do not answer) out of their frame's document: Chromium
+ * then renders the frame without them, and a parser that waited on them for a script goes on, as if an ad blocker
+ * had refused them. A `<link>` to one of them that the parser meets later (a page that links a widget's sheet
+ * again with each copy of the widget) is taken out as it is parsed, until the document is parsed: the request is
+ * still the one that does not answer, and the next script would wait on it again. True when each of them was
+ * found and taken out; false when one was not (a sheet pulled in by `@import`, a frame gone).
+ */
+export async function removeSheetLinks(frame: Frame, sheets: Request[]): Promise<boolean> {
+  // The <link> names the first address of a redirect chain.
+  const urls = sheets.map((sheet) => {
+    let first = sheet;
+    while (first.redirectedFrom()) first = first.redirectedFrom()!;
+    return first.url();
+  });
+  if (frame.isDetached()) return false;
+  return frame
+    .evaluate((hrefs) => {
+      const links = [...document.querySelectorAll<HTMLLinkElement>('link[rel~="stylesheet" i]')];
+      const found = hrefs.map((href) => links.filter((link) => link.href === href));
+      for (const link of found.flat()) link.remove();
+      if (document.readyState === 'loading') {
+        const later = new MutationObserver((records) => {
+          for (const record of records) {
+            for (const node of record.addedNodes) if (node instanceof HTMLLinkElement && node.relList.contains('stylesheet') && hrefs.includes(node.href)) node.remove();
+          }
+        });
+        later.observe(document, { childList: true, subtree: true });
+        document.addEventListener('DOMContentLoaded', () => later.disconnect(), { once: true });
+      }
+      return found.every((matches) => matches.length > 0);
+    }, urls)
+    .catch(() => false); // the frame navigated or went away meanwhile
 }

@@ -1,6 +1,7 @@
 /**
- * RefManager: turns the ref a model sends ("e12", "@e12", "12") into a live element, or explains
- * why it cannot. Refs are Playwright's ai-mode refs: stable per element within one document.
+ * RefManager: a tab's refs. Turns the ref a model sends ("e12", "@e12", "12") into a live element, or explains
+ * why it cannot. Refs are Playwright's ai-mode refs: stable per element within one document. One per tab, kept
+ * by its `Tab` (tab.ts) with the tab's latest capture.
  */
 import type { Locator, Page } from 'playwright-core';
 import { BrowserToolError } from '../errors.js';
@@ -109,16 +110,18 @@ function describe(info: RefInfo): string {
 const RETIRED_DOCUMENTS = 20;
 
 export class RefManager {
-  private readonly documents = new WeakMap<Page, DocumentRefs>();
-  /** Refs handed out for earlier documents of each tab, newest last, with the URL they belonged to. */
-  private readonly retired = new WeakMap<Page, Array<{ url: string; refs: Set<string> }>>();
+  /** The refs of the document the tab shows, with its latest capture. */
+  private document: DocumentRefs | undefined;
+  /** Refs handed out for the tab's earlier documents, newest last, with the URL they belonged to. */
+  private readonly retired: Array<{ url: string; refs: Set<string> }> = [];
   /**
    * Refs the model holds from before its session was resumed in this process (the page was loaded again here,
    * where Playwright numbers its refs afresh), with the role and name each had: found again by them.
    */
-  private readonly carried = new WeakMap<Page, { url: string; refs: Map<string, RefInfo> }>();
+  private carried: { url: string; refs: Map<string, RefInfo> } | undefined;
 
   constructor(
+    private readonly page: Page,
     private readonly defaults: () => Omit<FormatOptions, 'ref'>,
     private readonly captureOptions: CaptureOptions = {},
   ) {}
@@ -127,27 +130,28 @@ export class RefManager {
    * Captures the page, remembers its refs, and formats it. `taken` is a capture of the default snapshot made
    * a moment ago (`capture`, while a load settled) and still true to the page.
    */
-  async snapshot(page: Page, options: Partial<FormatOptions> = {}, taken?: Capture): Promise<TakenSnapshot> {
+  async snapshot(options: Partial<FormatOptions> = {}, taken?: Capture): Promise<TakenSnapshot> {
     const format = { ...this.defaults(), ...options };
-    const capture = taken ?? (await this.capture(page, options));
-    const newRefs = stageSync('snapshot: ref bookkeeping', () => this.remember(page, capture));
+    const capture = taken ?? (await this.capture(options));
+    const newRefs = stageSync('snapshot: ref bookkeeping', () => this.remember(capture));
     const formatted = stageSync('snapshot: format', () => formatSnapshot(capture, { ...format, newRefs }));
     return { capture, formatted };
   }
 
   /** Captures what the snapshot with these options shows, without remembering or formatting it. */
-  async capture(page: Page, options: Partial<FormatOptions> = {}): Promise<Capture> {
+  async capture(options: Partial<FormatOptions> = {}): Promise<Capture> {
     const format = { ...this.defaults(), ...options };
-    return capturePage(page, this.captureOptions, await this.captureScope(page, format));
+    return capturePage(this.page, this.captureOptions, await this.captureScope(format));
   }
 
   /**
    * What a snapshot with these options captures. The default one shows one screen: only what reaches it, the
    * rest counted (region.ts). The others, on a large page, only what their budget or question can show (portion.ts).
    */
-  private async captureScope(page: Page, format: Omit<FormatOptions, 'newRefs'>): Promise<CaptureScope> {
+  private async captureScope(format: Omit<FormatOptions, 'newRefs'>): Promise<CaptureScope> {
+    const { page } = this;
     if (format.ref) {
-      const doc = this.documents.get(page);
+      const doc = this.document;
       if (!doc || !this.isMainFrameRef(doc, format.ref)) return {};
       const locator = page.getByRef(format.ref);
       const found = (await locator.count().catch(() => 0)) === 1 ? locator : await lingeringRef(page, format.ref);
@@ -163,17 +167,17 @@ export class RefManager {
   }
 
   /** Remembers the capture's refs for this tab's document; returns those the model is shown for the first time. */
-  private remember(page: Page, capture: Capture): Set<string> | undefined {
+  private remember(capture: Capture): Set<string> | undefined {
     const current = indexRefs(capture.tree);
-    let doc = this.documents.get(page);
+    let doc = this.document;
     // Elements the model has not seen on this page before get a `new` marker (not on a page's first snapshot).
     const newRefs = doc && doc.documentId === capture.documentId ? newRefsOf(capture, doc) : undefined;
     if (!doc || doc.documentId !== capture.documentId) {
-      if (doc) this.retire(page, doc);
+      if (doc) this.retire(doc);
       const rootRef = capture.tree.find((n) => typeof n !== 'string' && n.ref)?.ref ?? '';
       const mainPrefix = /^(f\d+)e\d+$/.exec(rootRef)?.[1] ?? '';
       doc = { documentId: capture.documentId, url: capture.url, known: new Map(), generation: 0, current, mainPrefix, capture, seen: { whole: false, spans: [] } };
-      this.documents.set(page, doc);
+      this.document = doc;
     }
     doc.current = current;
     doc.url = capture.url;
@@ -194,17 +198,15 @@ export class RefManager {
     return newRefs;
   }
 
-  private retire(page: Page, doc: DocumentRefs): void {
-    const list = this.retired.get(page) ?? [];
-    list.push({ url: doc.url, refs: new Set(doc.known.keys()) });
-    if (list.length > RETIRED_DOCUMENTS) list.shift();
-    this.retired.set(page, list);
+  private retire(doc: DocumentRefs): void {
+    this.retired.push({ url: doc.url, refs: new Set(doc.known.keys()) });
+    if (this.retired.length > RETIRED_DOCUMENTS) this.retired.shift();
   }
 
   /** The element a ref from before the session was resumed names now: the one element with its role and name. */
-  private async findCarried(page: Page, ref: string, wanted: RefInfo, action: string, notices: string[]): Promise<string> {
-    const taken = await this.snapshot(page);
-    const doc = this.documents.get(page)!;
+  private async findCarried(ref: string, wanted: RefInfo, action: string, notices: string[]): Promise<string> {
+    const taken = await this.snapshot();
+    const doc = this.document!;
     const matches = wanted.name ? [...doc.current].filter(([, info]) => info.role === wanted.role && info.name === wanted.name) : [];
     if (matches.length === 1) {
       const [now] = matches[0]!;
@@ -219,15 +221,15 @@ export class RefManager {
   }
 
   /** The URL of the earlier document that handed out `ref`, if the current one never did. */
-  private retiredOwner(page: Page, ref: string): string | undefined {
-    const list = this.retired.get(page) ?? [];
+  private retiredOwner(ref: string): string | undefined {
+    const list = this.retired;
     for (let i = list.length - 1; i >= 0; i--) if (list[i]!.refs.has(ref)) return list[i]!.url;
     return undefined;
   }
 
   /** The latest capture of the page, if it shows document `documentId`. */
-  lastCapture(page: Page, documentId: number | undefined): Capture | undefined {
-    const doc = this.documents.get(page);
+  lastCapture(documentId: number | undefined): Capture | undefined {
+    const doc = this.document;
     return doc && doc.documentId === documentId ? doc.capture : undefined;
   }
 
@@ -236,33 +238,34 @@ export class RefManager {
   }
 
   /** The refs handed out for the tab's document, with their role and name: what a resumed session carries over. */
-  refsOf(page: Page): { url: string; refs: Array<[ref: string, role: string, name: string]> } | undefined {
-    const doc = this.documents.get(page);
+  handedOut(): { url: string; refs: Array<[ref: string, role: string, name: string]> } | undefined {
+    const doc = this.document;
     return doc && { url: doc.url, refs: [...doc.known].map(([ref, info]) => [ref, info.role, info.name]) };
   }
 
-  /** The tab shows again, loaded anew, the page at `url` whose refs were `refs` (`refsOf` in another process). */
-  carry(page: Page, carried: { url: string; refs: Array<[ref: string, role: string, name: string]> }): void {
-    this.carried.set(page, { url: carried.url, refs: new Map(carried.refs.map(([ref, role, name]) => [ref, { role, name }])) });
+  /** The tab shows again, loaded anew, the page at `url` whose refs were `refs` (`handedOut` in another process). */
+  carry(carried: { url: string; refs: Array<[ref: string, role: string, name: string]> }): void {
+    this.carried = { url: carried.url, refs: new Map(carried.refs.map(([ref, role, name]) => [ref, { role, name }])) };
   }
 
-  async resolve(page: Page, rawRef: string, action: string): Promise<ResolvedRef> {
+  async resolve(rawRef: string, action: string): Promise<ResolvedRef> {
+    const { page } = this;
     let ref = normalizeRef(rawRef);
     const notices: string[] = [];
-    let doc = this.documents.get(page);
-    const carried = this.carried.get(page);
-    if (carried && carried.url !== page.url()) this.carried.delete(page); // the tab has moved on: the old refs name nothing here
+    let doc = this.document;
+    const carried = this.carried;
+    if (carried && carried.url !== page.url()) this.carried = undefined; // the tab has moved on: the old refs name nothing here
     else if (carried?.refs.has(ref) && !doc?.known.has(ref)) {
-      ref = await this.findCarried(page, ref, carried.refs.get(ref)!, action, notices);
-      doc = this.documents.get(page);
+      ref = await this.findCarried(ref, carried.refs.get(ref)!, action, notices);
+      doc = this.document;
     }
     // A bare number names an element of the page as it is now, so it takes the current main-frame prefix.
     if (doc?.mainPrefix && /^\s*\d+\s*$/.test(rawRef)) ref = doc.mainPrefix + ref;
     if (doc && !doc.known.has(ref)) {
       // A ref the tab handed out for a page it has since left: never map it onto the new page.
-      const formerUrl = this.retiredOwner(page, ref);
+      const formerUrl = this.retiredOwner(ref);
       if (formerUrl !== undefined) {
-        const taken = await this.snapshot(page);
+        const taken = await this.snapshot();
         throw new BrowserToolError(
           'stale_ref',
           `${action}: ${ref} belongs to a page this tab has left (${formerUrl}); it now shows ${taken.capture.url}, where ${ref} does not exist.`,
@@ -272,9 +275,9 @@ export class RefManager {
     }
 
     if (!doc) {
-      const taken = await this.snapshot(page);
+      const taken = await this.snapshot();
       notices.push('No snapshot had been taken of this page, so one was taken before acting.');
-      doc = this.documents.get(page)!;
+      doc = this.document!;
       if (!doc.current.has(ref)) {
         throw new BrowserToolError('element_not_found', `${action}: there is no ${ref} on this page.`, {
           hint: 'Use a ref from the snapshot included here.',
@@ -284,7 +287,7 @@ export class RefManager {
     } else if ((await currentDocumentId(page)) !== doc.documentId) {
       // A new document reuses ref numbers for different elements: never act on a ref from the old page.
       const oldUrl = doc.url;
-      const taken = await this.snapshot(page);
+      const taken = await this.snapshot();
       throw new BrowserToolError(
         'stale_ref',
         `${action}: ${ref} belongs to the page you saw before (${oldUrl}); the tab has since loaded ${taken.capture.url}, so none of the old refs are valid.`,
@@ -294,7 +297,7 @@ export class RefManager {
 
     const info = doc.known.get(ref);
     if (!info) {
-      const taken = await this.snapshot(page);
+      const taken = await this.snapshot();
       if (!doc.current.has(ref)) {
         throw new BrowserToolError('element_not_found', `${action}: ${ref} is not a ref of this page.`, {
           hint: 'Use a ref exactly as listed in the snapshot included here.',
@@ -314,8 +317,8 @@ export class RefManager {
 
     // The element is gone from the last snapshot: it was re-rendered, removed or hidden. Look again.
     const wanted = { ...(info ?? { role: '', name: '', firstSeen: 0, lastSeen: 0 }) };
-    const taken = await this.snapshot(page);
-    doc = this.documents.get(page)!;
+    const taken = await this.snapshot();
+    doc = this.document!;
     const now = doc.current.get(ref);
     // Playwright gives an element a new ref when its role or name changes, so the same ref on another role or
     // name is another element: its frame has loaded a new document, which numbers its refs afresh.

@@ -1,14 +1,18 @@
 /**
- * A tab as the session keeps it: its page, and what the page did on its own between and during actions:
- * dialogs it opened, files it downloaded, requests it has in flight (its `Traffic`, for the load policy), how
- * many pages of one site its browsing instance has shown (its `InstanceAge`) and requests the allowlist refused.
- * One `Tab` per page, made by the session's tab list (tabs.ts) when it first sees the page; every tool call gets
- * the active one (`call.tab`).
+ * A tab: a page and everything the toolset keeps of it, in one place. Its refs and latest capture (refs.ts), what
+ * the load policy keeps of it (its requests, its frame's wear: loading/), its holds on its document, the dialogs
+ * it opened, the files it downloaded, the requests the allowlist refused, a person's input into it, and where it is
+ * on its way to. Every watcher of its page is set up here, when the session's tab list (tabs.ts) first sees the
+ * page; every tool call gets the active tab (`call.tab`), and the page is the tab's (`tab.page`).
  */
 import { mkdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { Dialog, Download, Page } from 'playwright-core';
-import { InstanceAge, Traffic } from '../loading/index.js';
+import type { CDPSession, Dialog, Download, Page } from 'playwright-core';
+import type { ResolvedConfig } from '../config.js';
+import { TabLoading, type OpeningTab } from '../loading/index.js';
+import type { DocumentHolds } from '../snapshot/navigating.js';
+import { warmUpCaptures } from '../snapshot/warmUp.js';
+import { RefManager } from './refs.js';
 
 export type DialogPolicy = 'ask' | 'accept' | 'dismiss';
 
@@ -27,26 +31,79 @@ export interface DownloadEvent {
   error?: string;
 }
 
-export class Tab {
+/** What a tab needs from the session that keeps it. */
+export interface TabHost {
+  readonly config: ResolvedConfig;
+  /** Where the session's downloads go. */
+  downloadDir(): string;
+  /** True while a call runs: warm-ups wait for a quiet moment (snapshot/warmUp.ts). */
+  busy(): boolean;
+  /** The tab crashed (it is closed): the next call says so. */
+  crashed(): void;
+  /** The tab's page closed. */
+  closed(tab: Tab): void;
+}
+
+export class Tab implements OpeningTab<DownloadEvent> {
+  /** The tab's refs and its latest capture. */
+  readonly refs: RefManager;
+  /** What the load policy keeps of the tab: its requests and its frame's wear. */
+  readonly loading: TabLoading;
+  /** The holds on its document: a page caught in a reload loop is held on one document while it is read or loaded. */
+  readonly holds: DocumentHolds = { count: 0 };
+  /** Being closed: a hung tab can take seconds to go, and is never listed or picked as active meanwhile. */
+  closing = false;
+  /** Opened by a page (target=_blank, window.open) and not yet mentioned by a result. */
+  unreported = false;
+  /** Loading in the background (a resumed session's tab), with the page it is on its way to: listed at it meanwhile. */
+  private arriving: { url: string; title: string } | undefined;
   private dialogs: DialogEvent[] = [];
   private downloads: DownloadEvent[] = [];
   private pending: { dialog: Dialog; event: DialogEvent } | undefined;
   private readonly saving = new Set<Promise<void>>();
   private readonly dialogListeners = new Set<() => void>();
-  /** The tab's requests, for the load policy. */
-  readonly traffic: Traffic;
-  /** Pages of one site its browsing instance has shown, to renew it before it wears (browsingInstance.ts). */
-  readonly instanceAge: InstanceAge;
   private blocked: string[] = [];
+  /** The CDP session a person's input goes through (`inputSession`). */
+  private input: Promise<CDPSession> | undefined;
 
   constructor(
     readonly page: Page,
-    private readonly options: { dialogPolicy: DialogPolicy; downloadDir: () => string },
+    private readonly host: TabHost,
   ) {
+    const { config } = host;
+    this.loading = new TabLoading(page, config.settle.maxMs);
+    this.refs = new RefManager(page, () => ({ scope: 'viewport', maxTokens: config.snapshotMaxTokens }), {
+      secretSelector: config.secretSelector,
+      framesAwaitingDocument: () => this.loading.traffic.framesAwaitingDocument(),
+      framesBeingParsed: () => this.loading.traffic.framesBeingParsed(),
+      holds: this.holds,
+    });
     page.on('dialog', (dialog) => this.onDialog(dialog));
     page.on('download', (download) => this.track(this.onDownload(download)));
-    this.traffic = new Traffic(page);
-    this.instanceAge = new InstanceAge(page);
+    page.on('crash', () => {
+      host.crashed();
+      void page.close().catch(() => {});
+    });
+    page.on('close', () => host.closed(this));
+    // A page another one opened: the result of the action that opened it reports it, or the next call's notices.
+    void page.opener().then((opener) => (this.unreported = opener !== null));
+    warmUpCaptures(page, () => host.busy());
+  }
+
+  /** The tab's address, or where it is on its way to while it loads in the background. */
+  get url(): string {
+    return this.arriving?.url ?? this.page.url();
+  }
+
+  /** The title it is listed with while it loads in the background (a resumed session's tab). */
+  get arrivingTitle(): string | undefined {
+    return this.arriving?.title;
+  }
+
+  /** The tab is loading `where` in the background (a resumed session): it is listed at it until `going` ends. */
+  loadingInBackground(where: { url: string; title: string }, going: Promise<unknown>): void {
+    this.arriving = where;
+    void going.finally(() => (this.arriving = undefined));
   }
 
   /** A request the allowlist refused; reported by the next result. */
@@ -119,13 +176,28 @@ export class Tab {
     return events;
   }
 
+  /**
+   * The CDP session a person's input from a live view goes through (provider/input.ts): one per tab, kept while
+   * it lives, for a pointer move arrives many times a second and each would otherwise open a session of its own.
+   */
+  inputSession(): Promise<CDPSession> {
+    if (!this.input) {
+      const opening = this.page.context().newCDPSession(this.page);
+      this.input = opening;
+      opening.catch(() => {
+        if (this.input === opening) this.input = undefined;
+      });
+    }
+    return this.input;
+  }
+
   private onDialog(dialog: Dialog): void {
     const type = dialog.type();
     const event: DialogEvent = { type, message: dialog.message(), handled: 'pending' };
     if (type === 'prompt') event.defaultValue = dialog.defaultValue();
     this.dialogs.push(event);
     // Alerts only inform and beforeunload only asks to leave: answering them is always safe.
-    const decision = type === 'alert' || type === 'beforeunload' ? 'accept' : this.options.dialogPolicy;
+    const decision = type === 'alert' || type === 'beforeunload' ? 'accept' : this.host.config.dialogPolicy;
     if (decision === 'ask') {
       this.pending = { dialog, event };
       for (const listener of this.dialogListeners) listener();
@@ -137,7 +209,7 @@ export class Tab {
 
   private async onDownload(download: Download): Promise<void> {
     const file = basename(download.suggestedFilename()) || 'download';
-    const dir = this.options.downloadDir();
+    const dir = this.host.downloadDir();
     const path = join(dir, file);
     try {
       mkdirSync(dir, { recursive: true });

@@ -51,7 +51,7 @@ export const dragTool = defineBrowserTool({
     const placeBefore = await placeAmong(source.locator, target.locator);
     let how = { released: '', byGrip: false };
     const effects = await observeAction(call, async () => {
-      how = await dragLikeAPerson(call.page, source.locator, target.locator, { side: position, timeout: call.deadline.forStep() });
+      how = await dragLikeAPerson(call.tab.page, source.locator, target.locator, { side: position, timeout: call.deadline.forStep() });
     });
     const landed = effects.navigated ? undefined : landing(placeBefore, await placeAmong(source.locator, target.locator));
     const unchanged = !effects.navigated && !landed && !effects.changes?.split('\n').some((line) => !line.startsWith('~ scroll:'));

@@ -17,7 +17,7 @@ export const pressTool = defineBrowserTool({
     const timeout = call.deadline.forStep();
     const target = ref === undefined ? undefined : await resolveTarget(call, ref, 'press on');
     try {
-      const effects = await observeAction(call, () => (target ? target.locator.press(key, { timeout }) : call.page.keyboard.press(key)), {
+      const effects = await observeAction(call, () => (target ? target.locator.press(key, { timeout }) : call.tab.page.keyboard.press(key)), {
         checkValidation: /Enter$/.test(key),
       });
       return { pressed: target ? `${key} on ${target.label}` : key, ...effects };

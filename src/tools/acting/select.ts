@@ -54,7 +54,7 @@ export const selectTool = defineBrowserTool({
       if (values) throw new BrowserToolError('invalid_input', `${target.label} is not a native <select>; choose by labels or index.`);
       if (target.role === 'combobox' && (await locator.getAttribute('aria-expanded')) !== 'true') await locator.click({ timeout });
       const controlled = await locator.getAttribute('aria-controls');
-      const scope = controlled ? call.page.locator(`[id="${controlled}"]`) : target.role === 'listbox' ? locator : call.page;
+      const scope = controlled ? call.tab.page.locator(`[id="${controlled}"]`) : target.role === 'listbox' ? locator : call.tab.page;
       const options = scope.getByRole('option');
       const picks = labels ? labels.map((label) => options.filter({ hasText: label }).first()) : [options.nth(index!)];
       for (const option of picks) {

@@ -115,7 +115,7 @@ export const typeTool = defineBrowserTool({
       call,
       async () => {
         if (editable) {
-          await typeIntoSurface(locator, call.page.keyboard, text, replace, !!slowly, timeout);
+          await typeIntoSurface(locator, call.tab.page.keyboard, text, replace, !!slowly, timeout);
         } else if (slowly || (replace && (await isNumberField(locator)))) {
           // A number field (a date picker's year) often acts on its keys, not on its value: typed as a person does.
           if (replace) await locator.fill('', { timeout });
@@ -134,7 +134,7 @@ export const typeTool = defineBrowserTool({
               }
             }
           });
-          await call.page.keyboard.insertText(text);
+          await call.tab.page.keyboard.insertText(text);
         }
         typed = await readField(locator, call.config.secretSelector);
         if (submit) await locator.press('Enter', { timeout });

@@ -58,7 +58,7 @@ export const uploadTool = defineBrowserTool({
         await target.locator.setInputFiles(files, { timeout });
         return;
       }
-      const chooser = call.page.waitForEvent('filechooser', { timeout });
+      const chooser = call.tab.page.waitForEvent('filechooser', { timeout });
       await target.locator.click({ timeout });
       await (await chooser).setFiles(files);
     });

@@ -55,7 +55,7 @@ type EffectsSchema = z.ZodObject<typeof effectsShape>;
 export type Effects = z.infer<EffectsSchema>;
 
 /** The error for an action whose new page, in this tab or a new one, never came. */
-function documentNeverCame(url: string, seconds: number, inNewTab: boolean): BrowserToolError {
+export function documentNeverCame(url: string, seconds: number, inNewTab: boolean): BrowserToolError {
   return new BrowserToolError(
     'timeout',
     inNewTab
@@ -86,10 +86,11 @@ export interface ObserveOptions {
 }
 
 export async function observeAction(call: CallContext, action: () => Promise<unknown>, options: ObserveOptions = {}): Promise<Effects> {
-  const { page, tab, session, config, refs, deadline } = call;
-  const pagesBefore = new Set(session.tabs.all());
+  const { tab, session, config, deadline } = call;
+  const { page, refs } = tab;
+  const tabsBefore = new Set(session.tabs.all());
   const documentBefore = await currentDocumentId(page);
-  const before: Capture | undefined = refs.lastCapture(page, documentBefore) ?? (await refs.snapshot(page).catch(() => undefined))?.capture;
+  const before: Capture | undefined = refs.lastCapture(documentBefore) ?? (await refs.snapshot().catch(() => undefined))?.capture;
 
   session.tabs.takePopups(); // anything opened earlier is reported by the tool call's notices, not as this action's tab
   const run = await runAction(tab, action, { deadline, navigationTimeout: config.navigationTimeout, expectPopup: options.expectPopup });
@@ -102,12 +103,12 @@ export async function observeAction(call: CallContext, action: () => Promise<unk
   const downloads = await tab.takeDownloads();
   if (downloads.length) effects.downloads = downloads;
 
-  const opened = session.tabs.takePopups()[0] ?? session.tabs.all().find((p) => !pagesBefore.has(p));
+  const opened = session.tabs.takePopups()[0] ?? session.tabs.all().find((other) => !tabsBefore.has(other));
   if (opened) {
     session.tabs.activate(opened);
-    const settled = await settle(opened, session.tabs.tabOf(opened).traffic, deadline, config.settle, () => refs.capture(opened));
-    effects.newTab = { url: opened.url(), title: await opened.title().catch(() => '') };
-    effects.snapshot = (await refs.snapshot(opened, {}, settled.snapshot)).formatted.text;
+    const settled = await settle(opened, deadline, config.settle, () => opened.refs.capture());
+    effects.newTab = { url: opened.page.url(), title: await opened.page.title().catch(() => '') };
+    effects.snapshot = (await opened.refs.snapshot({}, settled.snapshot)).formatted.text;
     if (settled.loading) effects.loading = settled.loading;
     return effects;
   }
@@ -117,12 +118,12 @@ export async function observeAction(call: CallContext, action: () => Promise<unk
   effects.navigated = documentBefore !== undefined && documentAfter !== documentBefore;
   let early: Capture | undefined;
   if (effects.navigated) {
-    const settled = await settle(page, tab.traffic, deadline, config.settle, () => refs.capture(page));
+    const settled = await settle(tab, deadline, config.settle, () => refs.capture());
     if (settled.loading) effects.loading = settled.loading;
     effects.url = page.url();
     early = settled.snapshot;
-  } else await settleAction(tab.traffic, run.began, deadline, config.settle);
-  const after = await refs.snapshot(page, {}, early);
+  } else await settleAction(tab, run.began, deadline, config.settle);
+  const after = await refs.snapshot({}, early);
   if (effects.navigated || !before) {
     effects.snapshot = after.formatted.text;
     return effects;

@@ -1,6 +1,6 @@
 /**
  * Opening an address, as the tools that do it say it: the address the model gave made whole and checked, and
- * what came of opening it (loading/outcome.ts) turned into a result or an error a model can act on. Shared by
+ * what came of opening it (loading/open.ts) turned into a result or an error a model can act on. Shared by
  * browser_navigate, browser_history and browser_tabs.
  */
 import type { ResolvedConfig } from '../../config.js';
@@ -72,29 +72,52 @@ function blockedNavigation(url: string, blocked: string[], config: Pick<Resolved
   });
 }
 
+/** The server sent no page in time (or the page did not reach `waitUntil`); the load was stopped. */
+function timedOut(target: string, seconds: number, waitUntil: WaitUntil | undefined, back: boolean): BrowserToolError {
+  const strict = waitUntil !== undefined && waitUntil !== 'commit';
+  return new BrowserToolError('timeout', `${target} ${strict ? `did not reach "${waitUntil}"` : 'did not send its page'} within ${seconds} s; the load was stopped.`, {
+    hint: strict
+      ? 'Call browser_navigate again without waitUntil: it returns as soon as the page is usable.'
+      : `The server is slow or down. Retry once, or try another address. ${back ? 'The tab still shows the page it showed before.' : 'The tab shows an empty page; browser_history back returns to the page it showed before.'}`,
+  });
+}
+
 /**
- * Opens `target` in a new tab in place of `call.page`, whose page keeps its renderer busy (a script that never
+ * The page the tab showed keeps its renderer busy (a script that does not end): a new page of the same site is
+ * shown by that renderer, so it could not arrive in this tab.
+ */
+export function tabHung(target: string): BrowserToolError {
+  return new BrowserToolError('timeout', `The tab did not respond: the page it showed keeps it busy (a script that does not end), so ${target} could not be opened in it.`, {
+    hint: 'Call again: a tab that does not respond is replaced by a new one, with cookies and logins kept.',
+  });
+}
+
+/**
+ * Opens `target` in a new tab in place of `call.tab`, whose page keeps its renderer busy (a script that never
  * ends), and says so: `what` happened "in a new tab in its place". Cookies and logins are kept.
  */
 export async function openInPlaceOfHungTab(target: string, waitUntil: WaitUntil | undefined, call: CallContext, what: string) {
-  const { page, alsoClosed } = await call.session.tabs.replace(call.page);
+  const { tab, alsoClosed } = await call.session.tabs.replace(call.tab);
   call.notices.push(`The tab stopped responding (a script of its page never ended), so ${what} in a new tab in its place: the old page and its history are gone; cookies and logins were kept.${alsoHungNotice(alsoClosed)}`);
-  const opened = await openPage(target, waitUntil, { ...call, page, tab: call.session.tabs.tabOf(page) });
+  const opened = await openPage(target, waitUntil, { ...call, tab });
   // The new tab's renderer is hung too: said as the first one was.
-  if ('hung' in opened) throw opened.hung;
+  if ('hung' in opened) throw tabHung(target);
   return opened;
 }
 
 /**
- * Opens `target` in `call.page`: the page, a download instead, or the error that says what went wrong; `hung`
+ * Opens `target` in `call.tab`: the page, a download instead, or the error that says what went wrong; `hung`
  * when the tab's renderer is busy for good (the caller opens it in a new tab, `openInPlaceOfHungTab`).
  */
 export async function openPage(target: string, waitUntil: WaitUntil | undefined, call: CallContext) {
-  const { page, tab, refs, config, deadline } = call;
-  const opened = await openAddress(tab, target, { deadline, settle: config.settle, waitUntil, early: () => refs.capture(page) });
+  const { tab, config, deadline } = call;
+  const { page, refs } = tab;
+  const opened = await openAddress(tab, target, { deadline, settle: config.settle, waitUntil, early: () => refs.capture() });
   switch (opened.kind) {
     case 'hung':
-      return { hung: opened.error };
+      return { hung: true as const };
+    case 'timeout':
+      throw timedOut(target, opened.seconds, waitUntil, opened.back);
     case 'dialog':
       return { url: page.url(), title: '', status: null, snapshot: '', dialogs: tab.takeDialogs() };
     case 'downloadNotBegun':
@@ -107,7 +130,7 @@ export async function openPage(target: string, waitUntil: WaitUntil | undefined,
         hint: 'The file is large or the server slow. The tab still shows the page it showed before.',
       });
     case 'download': {
-      const { capture, formatted } = await refs.snapshot(page);
+      const { capture, formatted } = await refs.snapshot();
       return { url: capture.url, title: capture.title, status: null, snapshot: formatted.text, downloads: opened.downloads };
     }
     case 'noContent':
@@ -121,7 +144,7 @@ export async function openPage(target: string, waitUntil: WaitUntil | undefined,
   }
   const { loaded } = opened;
   const status = loaded.response?.status() ?? null;
-  const { capture, formatted } = await refs.snapshot(page, {}, loaded.snapshot);
+  const { capture, formatted } = await refs.snapshot({}, loaded.snapshot);
   if (status !== null && status >= 400) {
     throw new BrowserToolError('navigation_failed', `${capture.url} answered HTTP ${status}${loaded.response?.statusText() ? ` ${loaded.response.statusText()}` : ''}.`, {
       hint: status === 407 ? PROXY_HINT.replace('the proxy failed', 'the proxy refused its login') : 'The server returned an error page (shown in the snapshot). Check the URL, or go back and try another way.',

@@ -1,3 +1,6 @@
+/**
+ * The element a tool acts on: the ref the model gave, resolved by the tab's refs once the frame it is in renders.
+ */
 import { z } from 'zod';
 import type { ResolvedRef } from '../../session/refs.js';
 import type { CallContext } from '../defineTool.js';
@@ -18,17 +21,17 @@ function targetLabel(target: Pick<ResolvedRef, 'ref' | 'role' | 'name'>): string
  */
 export async function resolveTarget(call: CallContext, ref: string, verb: string): Promise<ResolvedRef & { label: string }> {
   const action = `${verb} ${ref}`;
-  const target = await afterFrameHold(call, await call.refs.resolve(call.page, ref, action), action);
+  const target = await afterFrameHold(call, await call.tab.refs.resolve(ref, action), action);
   call.notices.push(...target.notices);
   return { ...target, label: targetLabel(target) };
 }
 
 /** `target` once its frame renders; when its frame was loaded again meanwhile, the same element found there. */
 async function afterFrameHold(call: CallContext, target: ResolvedRef, action: string): Promise<ResolvedRef> {
-  const { page, tab, deadline } = call;
-  const frame = await untilFrameRenders({ page, traffic: tab.traffic, deadline }, target.locator, action);
+  const { tab, deadline } = call;
+  const frame = await untilFrameRenders(tab, target.locator, action, deadline);
   if (frame === 'unchanged') return target;
-  const again = await call.refs.resolve(page, target.ref, action);
+  const again = await tab.refs.resolve(target.ref, action);
   if (frame === 'replaced') return again;
   const told = `${target.ref} is in a frame that showed nothing while a style sheet it needs did not answer. The frame was loaded again without the sheet, and the action went to ${again.ref === target.ref ? 'the same element' : again.ref} there.`;
   return { ...again, notices: [...target.notices, told, ...again.notices] };

@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { BrowserToolError } from '../../errors.js';
-import { loadPage } from '../../loading/index.js';
 import { NOT_RESPONDING } from '../../session/tabs.js';
 import { defineBrowserTool } from '../defineTool.js';
 import { loadingSchema } from '../helpers/observe.js';
-import { normalizeUrl } from '../helpers/opening.js';
+import { normalizeUrl, openPage, tabHung } from '../helpers/opening.js';
 
 export const tabsTool = defineBrowserTool({
   id: 'browser_tabs',
@@ -23,23 +22,27 @@ export const tabsTool = defineBrowserTool({
   runsWhileDialogOpen: true,
   handlesHungTab: true,
   budget: 'page',
-  async handle({ action, index, url }, { session, refs, config, deadline }) {
+  async handle({ action, index, url }, call) {
+    const { session, config, deadline } = call;
     let snapshot: string | undefined;
     let loading: string | undefined;
     if (action === 'new') {
       const target = url === undefined ? undefined : normalizeUrl(url, config);
-      const page = await session.tabs.open();
+      const tab = await session.tabs.open();
       if (target) {
-        const loaded = await loadPage(session.tabs.tabOf(page), target, { deadline, settle: config.settle, early: () => refs.capture(page) });
-        loading = loaded.loading;
-        snapshot = (await refs.snapshot(page, {}, loaded.snapshot)).formatted.text;
+        // Opened as navigate opens it: a download, an error page or a server that sends nothing is said the same way.
+        const opened = await openPage(target, undefined, { ...call, tab });
+        if ('hung' in opened) throw tabHung(target);
+        snapshot = opened.snapshot;
+        if ('loading' in opened) loading = opened.loading;
+        if (opened.downloads?.length) call.notices.push(`${target} is a file: it was saved as ${opened.downloads.map((file) => file.path).join(', ')}.`);
       }
     } else if (action === 'switch') {
       if (index === undefined) throw new BrowserToolError('invalid_input', '"switch" needs the index of a tab from "list".');
-      const page = await session.tabs.switchTo(index);
-      if (!session.tabs.tabOf(page).pendingDialog) snapshot = (await refs.snapshot(page)).formatted.text;
+      const tab = await session.tabs.switchTo(index);
+      if (!tab.pendingDialog) snapshot = (await tab.refs.snapshot()).formatted.text;
     } else if (action === 'close') {
-      await session.tabs.close(index);
+      await session.tabs.close(index, deadline);
     }
     const tabs = await session.tabs.list();
     // The next call checks the tab again, and replaces it by an empty one if it is hung.

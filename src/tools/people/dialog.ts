@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { BrowserToolError } from '../../errors.js';
+import { runAction, settle, settleAction } from '../../loading/index.js';
+import type { DialogEvent } from '../../session/tab.js';
 import { defineBrowserTool } from '../defineTool.js';
+import { documentNeverCame } from '../helpers/observe.js';
 
 export const dialogTool = defineBrowserTool({
   id: 'browser_dialog',
@@ -16,13 +19,23 @@ export const dialogTool = defineBrowserTool({
     snapshot: z.string().describe('The page after the dialog closed.'),
   },
   runsWhileDialogOpen: true,
-  async handle({ accept, text }, { page, tab, refs }) {
-    const answered = await tab.answer(accept, text);
-    if (!answered) throw new BrowserToolError('invalid_input', 'No dialog is waiting for an answer.', { hint: 'Take browser_snapshot to see the page.' });
-    // The action that opened the dialog resumes now; let its effects land before looking.
-    await page.waitForLoadState('domcontentloaded').catch(() => {});
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const { formatted } = await refs.snapshot(page);
-    return { dialog: { type: answered.type, message: answered.message, handled: answered.handled }, url: page.url(), snapshot: formatted.text };
+  async handle({ accept, text }, { tab, config, deadline, notices }) {
+    if (!tab.pendingDialog) throw new BrowserToolError('invalid_input', 'No dialog is waiting for an answer.', { hint: 'Take browser_snapshot to see the page.' });
+    const { page, refs } = tab;
+    let answered: DialogEvent | undefined;
+    // The script that opened the dialog resumes once it is answered: what it does then (a page it loads, requests
+    // it makes, another dialog) is waited for as after any action.
+    const run = await runAction(tab, async () => (answered = await tab.answer(accept, text)), { deadline, navigationTimeout: config.navigationTimeout });
+    const dialog = { type: answered!.type, message: answered!.message, handled: answered!.handled };
+    if (run.kind === 'neverCame') throw documentNeverCame(run.url, run.seconds, run.inNewTab);
+    if (run.kind === 'dialog') {
+      const next = tab.pendingDialog!;
+      notices.push(`The page opened another ${next.type} dialog: ${JSON.stringify(next.message)}. Answer it with browser_dialog.`);
+      return { dialog, url: page.url(), snapshot: '' };
+    }
+    const early = run.navigated ? (await settle(tab, deadline, config.settle, () => refs.capture())).snapshot : undefined;
+    if (!run.navigated) await settleAction(tab, run.began, deadline, config.settle);
+    const { formatted } = await refs.snapshot({}, early);
+    return { dialog, url: page.url(), snapshot: formatted.text };
   },
 });

@@ -9,7 +9,7 @@ export const evaluateTool = defineBrowserTool({
     'Run JavaScript in the page and return its result as JSON. Give an expression (document.title) or a function body with return. Use only when no other tool can do the job.',
   input: z.object({ script: z.string().min(1).describe('An expression, or statements ending in return.') }),
   output: { result: z.string().describe('The result as JSON (cut at 20,000 characters).') },
-  async handle({ script }, { page }) {
+  async handle({ script }, { tab: { page } }) {
     const asExpression = `(async () => (${script}\n))()`;
     const asBody = `(async () => { ${script}\n })()`;
     let result: unknown;

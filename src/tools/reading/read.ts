@@ -58,7 +58,7 @@ export const readTool = defineBrowserTool({
   },
   budget: 'page',
   async handle({ ref, maxTokens, page: pageNumber }, call) {
-    const { page } = call;
+    const { page } = call.tab;
     let title = await page.title();
     let html: string;
     if (ref !== undefined) {

@@ -57,12 +57,12 @@ export const screenshotTool = defineBrowserTool({
   },
   budget: 'page',
   async handle({ ref, fullPage, labels }, call) {
-    const { page } = call;
+    const { page } = call.tab;
     if (ref !== undefined && fullPage) throw new BrowserToolError('invalid_input', 'Give either ref or fullPage, not both.');
     let drawn = 0;
     if (labels) {
       // A full-page picture labels every ref of the page; a viewport capture holds one screen of them.
-      const { capture } = await call.refs.snapshot(page, fullPage ? { scope: 'page' } : {});
+      const { capture } = await call.tab.refs.snapshot(fullPage ? { scope: 'page' } : {});
       const scroll = fullPage ? { x: capture.metrics.scrollX, y: capture.metrics.scrollY } : { x: 0, y: 0 };
       const list = marks(capture.tree).map((m) => ({ ...m, x: m.x + scroll.x, y: m.y + scroll.y }));
       drawn = await page.evaluate(

@@ -74,7 +74,7 @@ export const scrollTool = defineBrowserTool({
       );
       if (!state.scrollable) scrolled = `page (to bring ${scrolled} into view)`;
     } else {
-      state = await call.page.evaluate(
+      state = await call.tab.page.evaluate(
         ({ vertical, sign, size }) => {
           const extent = vertical ? innerHeight : innerWidth;
           // A page step keeps a little overlap so no line is skipped between two snapshots.
@@ -88,7 +88,7 @@ export const scrollTool = defineBrowserTool({
     }
     // Let scroll listeners (lazy loading, sticky headers) react before the snapshot.
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const { formatted } = await call.refs.snapshot(call.page);
+    const { formatted } = await call.tab.refs.snapshot();
     return {
       scrolled,
       x: Math.round(state.x),

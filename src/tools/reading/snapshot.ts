@@ -22,16 +22,16 @@ export const snapshotTool = defineBrowserTool({
     refs: z.number().describe('Number of elements with a ref in the text.'),
   },
   budget: 'page',
-  async handle({ scope, ref, find, maxTokens }, { page, refs, config }) {
+  async handle({ scope, ref, find, maxTokens }, { tab: { refs }, config }) {
     const subtree = ref === undefined ? undefined : normalizeRef(ref);
-    const { formatted } = await refs.snapshot(page, {
+    const { formatted } = await refs.snapshot({
       scope: scope ?? 'viewport',
       maxTokens: maxTokens ?? (scope === 'page' && subtree === undefined && !find ? config.pageMaxTokens : config.snapshotMaxTokens),
       ref: subtree,
       find: find?.trim() || undefined,
     });
     if (subtree && !formatted.text) {
-      const whole = await refs.snapshot(page);
+      const whole = await refs.snapshot();
       throw new BrowserToolError('element_not_found', `There is no ${subtree} on this page.`, {
         hint: 'Use a ref from the snapshot included here.',
         snapshot: whole.formatted.text,

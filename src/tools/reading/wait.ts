@@ -30,7 +30,7 @@ export const waitTool = defineBrowserTool({
   budget: ({ seconds }) => waitMs(seconds) + 500,
   waits: true,
   async handle({ text, textGone, ref, state, seconds }, call) {
-    const { page } = call;
+    const { page } = call.tab;
     const conditions = [text, textGone, ref].filter((x) => x !== undefined).length;
     if (conditions > 1) throw new BrowserToolError('invalid_input', 'Give one condition: text, textGone or ref.');
     if (conditions === 0 && seconds === undefined) throw new BrowserToolError('invalid_input', 'Give a condition (text, textGone or ref) or a number of seconds.');
@@ -63,7 +63,7 @@ export const waitTool = defineBrowserTool({
     } catch (error) {
       if (error instanceof BrowserToolError) throw error;
       if (error instanceof Error && error.name === 'TimeoutError') {
-        const { formatted } = await call.refs.snapshot(page);
+        const { formatted } = await call.tab.refs.snapshot();
         throw new BrowserToolError('timeout', `The condition did not happen within ${timeout / 1000} s.`, {
           hint: 'The page as it is now is in the snapshot. Wait longer, or act on what is there.',
           snapshot: formatted.text,
@@ -71,7 +71,7 @@ export const waitTool = defineBrowserTool({
       }
       throw error;
     }
-    const { formatted } = await call.refs.snapshot(page);
+    const { formatted } = await call.tab.refs.snapshot();
     return { seen, snapshot: formatted.text };
   },
 });

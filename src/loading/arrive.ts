@@ -9,7 +9,7 @@ import type { Page, Request, Response } from 'playwright-core';
 import { toBrowserToolError } from '../errors.js';
 import { stage } from '../stages.js';
 import { sleep, type Deadline } from '../deadline.js';
-import { isMainFrame } from '../snapshot/navigating.js';
+import { isMainFrame } from '../snapshot/index.js';
 import { HUNG_ANSWER_MS, rendererAnswers, stopLoading } from './tabControl.js';
 import type { LoadingTab } from './tabLoading.js';
 

@@ -6,9 +6,7 @@
  * document itself not arriving.
  */
 import type { Frame, Page, Request } from 'playwright-core';
-import { changedSinceWatch, watchChanges } from '../snapshot/changes.js';
-import { frameInView } from '../snapshot/frameInView.js';
-import { holdIfLooping, markHeld, type Loop } from '../snapshot/navigating.js';
+import { changedSinceWatch, frameInView, holdIfLooping, markHeld, watchChanges, type Loop } from '../snapshot/index.js';
 import { stage, stageSync } from '../stages.js';
 import { sleep, type Deadline } from '../deadline.js';
 import { blockingStuck, untilBuiltOrBlocked, reachingCapAlongside, overdueSinceRequested, removeSheetLinks, warmUpWhileWaiting } from './untilBuilt.js';

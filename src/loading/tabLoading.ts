@@ -4,7 +4,7 @@
  * request that never answers (frameRelease.ts). The tab's owner makes one per tab, and hands the tab to every load.
  */
 import type { Page } from 'playwright-core';
-import type { DocumentHolds } from '../snapshot/navigating.js';
+import type { DocumentHolds } from '../snapshot/index.js';
 import { releaseHeldFrames } from './frameRelease.js';
 import { FrameWear } from './freshFrame.js';
 import { Traffic } from './traffic.js';

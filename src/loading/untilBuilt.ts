@@ -8,7 +8,7 @@
  * without it (refusals.ts).
  */
 import type { Frame, Page, Request } from 'playwright-core';
-import { warmCapture } from '../snapshot/warmUp.js';
+import { warmCapture } from '../snapshot/index.js';
 import { sleep, type Deadline } from '../deadline.js';
 import type { Traffic } from './traffic.js';
 

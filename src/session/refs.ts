@@ -6,10 +6,20 @@
 import type { Locator, Page } from 'playwright-core';
 import { BrowserToolError } from '../errors.js';
 import { isHiddenRef, lingeringRef } from '../browser/hiddenRefs.js';
-import { capturePage, currentDocumentId, type AriaNode, type Capture, type CaptureOptions, type CaptureScope } from '../snapshot/capture.js';
-import { formatSnapshot, type FormatOptions, type FormattedSnapshot } from '../snapshot/format.js';
-import { indexRefs } from '../snapshot/lines.js';
-import { bandMargin, bandSpan } from '../snapshot/region.js';
+import {
+  bandMargin,
+  bandSpan,
+  capturePage,
+  currentDocumentId,
+  formatSnapshot,
+  indexRefs,
+  type AriaNode,
+  type Capture,
+  type CaptureOptions,
+  type CaptureScope,
+  type FormatOptions,
+  type FormattedSnapshot,
+} from '../snapshot/index.js';
 import { stageSync } from '../stages.js';
 
 interface RefInfo {

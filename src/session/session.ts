@@ -12,7 +12,7 @@ import type { SharedBrowser } from '../browser/shared.js';
 import type { ResolvedConfig, StorageState } from '../config.js';
 import type { Slots } from './slots.js';
 import { BrowserToolError, toBrowserToolError } from '../errors.js';
-import { LISTENERS_INIT_SCRIPT } from '../snapshot/listeners.js';
+import { LISTENERS_INIT_SCRIPT } from '../snapshot/index.js';
 import type { SavedSession } from '../store/types.js';
 import { installAllowlist } from './allowlist.js';
 import { Deadline } from '../deadline.js';

@@ -10,8 +10,7 @@ import { basename, join } from 'node:path';
 import type { CDPSession, Dialog, Download, Page } from 'playwright-core';
 import type { ResolvedConfig } from '../config.js';
 import { TabLoading, type OpeningTab } from '../loading/index.js';
-import type { DocumentHolds } from '../snapshot/navigating.js';
-import { warmUpCaptures } from '../snapshot/warmUp.js';
+import { warmUpCaptures, type DocumentHolds } from '../snapshot/index.js';
 import { RefManager } from './refs.js';
 
 export type DialogPolicy = 'ask' | 'accept' | 'dismiss';

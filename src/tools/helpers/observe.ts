@@ -7,8 +7,7 @@ import type { Page } from 'playwright-core';
 import { z } from 'zod';
 import { BrowserToolError } from '../../errors.js';
 import { runAction, settle, settleAction } from '../../loading/index.js';
-import { currentDocumentId, type Capture } from '../../snapshot/capture.js';
-import { diffCaptures } from '../../snapshot/diff.js';
+import { currentDocumentId, diffCaptures, type Capture } from '../../snapshot/index.js';
 import { stageSync } from '../../stages.js';
 import type { CallContext } from '../defineTool.js';
 

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import TurndownService from 'turndown';
 import { z } from 'zod';
 import { BrowserToolError } from '../../errors.js';
-import { countTokens } from '../../snapshot/tokens.js';
+import { countTokens } from '../../snapshot/index.js';
 import { defineBrowserTool } from '../defineTool.js';
 import { refSchema, resolveTarget } from '../helpers/target.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BrowserToolError } from '../../errors.js';
-import { INTERACTIVE_ROLES, type AriaNode } from '../../snapshot/capture.js';
+import { INTERACTIVE_ROLES, type AriaNode } from '../../snapshot/index.js';
 import { defineBrowserTool } from '../defineTool.js';
 import { toModelText } from '../modelText.js';
 import { refSchema, resolveTarget } from '../helpers/target.js';

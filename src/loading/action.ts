@@ -6,8 +6,8 @@
 import type { Frame, Page, Request } from 'playwright-core';
 import { sleep, type Deadline } from '../deadline.js';
 import { toBrowserToolError } from '../errors.js';
-import { DOWNLOAD_EVENT_WAIT_MS } from './open.js';
-import type { OpeningTab } from './tabLoading.js';
+import { DOWNLOAD_EVENT_WAIT_MS } from './outcome.js';
+import type { LoadingTab } from './tabLoading.js';
 import { stopLoading } from './tabControl.js';
 
 /** The action's own outcome, before the page settles. */
@@ -31,9 +31,9 @@ export interface ActionOptions {
  * Runs `action` in `tab` and waits for what it starts: a new document in the tab (until it commits), or a new
  * tab (until Playwright shows it). A tab waiting for its first page that does not come is closed.
  */
-export async function runAction(tab: Pick<OpeningTab<unknown>, 'page' | 'loading' | 'unlessDialogOpens'>, action: () => Promise<unknown>, { deadline, navigationTimeout, expectPopup }: ActionOptions): Promise<ActionRun> {
-  const { page } = tab;
-  const { traffic } = tab.loading;
+export async function runAction(tab: LoadingTab, action: () => Promise<unknown>, { deadline, navigationTimeout, expectPopup }: ActionOptions): Promise<ActionRun> {
+  const page = tab.page;
+  const traffic = tab.loading.traffic;
   const popup = nextPopup(page);
   const navigation = watchNavigation(page);
   const seconds = Math.round(navigationTimeout / 1000);
@@ -42,7 +42,7 @@ export async function runAction(tab: Pick<OpeningTab<unknown>, 'page' | 'loading
   const began = Date.now();
   traffic.actionBegins();
   try {
-    const outcome = await tab.unlessDialogOpens(action()).catch((error: unknown) => {
+    const outcome = await tab.loading.unlessDialogOpens(action()).catch((error: unknown) => {
       // The action waited for the page it started under its own time (Playwright's click waits for the commit;
       // history moves wait too) and ran out: the page gets what is left of a navigation's time below.
       if (navigation.stillWaiting() && toBrowserToolError(error).code === 'timeout') return { dialog: false as const };

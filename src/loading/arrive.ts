@@ -33,7 +33,7 @@ export type Arrival =
  * tab that has shown many pages of the site gets a fresh frame first (freshFrame.ts).
  */
 export async function untilArrived(tab: LoadingTab, url: string, deadline: Deadline, waitUntil?: WaitUntil): Promise<Arrival> {
-  const { page } = tab;
+  const page = tab.page;
   const { traffic, frameWear } = tab.loading;
   const timeout = deadline.forStep();
   // A navigation an earlier call left pending (a page's own redirect, a document still arriving) would cut this one short.

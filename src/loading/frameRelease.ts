@@ -22,7 +22,7 @@ import type { CDPSession, Frame, Page, Request } from 'playwright-core';
 import { within } from '../within.js';
 import { RefusedAddresses } from './refusals.js';
 import type { Traffic } from './traffic.js';
-import { removeSheetLinks } from './untilBuilt.js';
+import { removeSheetLinks } from './sheetLinks.js';
 
 /** Loads of one frame with its late requests refused: a second for a stuck one the first had not reached, or a new form of one. */
 const MAX_RELOADS = 2;

@@ -23,8 +23,8 @@ const LOOK_MS = 200;
  * should be told. Throws when the frame is left held, or the deadline comes first.
  */
 export async function untilFrameRenders(tab: LoadingTab, locator: Locator, action: string, deadline: Deadline): Promise<'unchanged' | 'replaced' | 'reloaded'> {
-  const { page } = tab;
-  const { traffic } = tab.loading;
+  const page = tab.page;
+  const traffic = tab.loading.traffic;
   // Only a frame's own style sheet still on its way holds it: nothing to look at on almost every action.
   if (!sheetsOnTheirWayInFrames(page, traffic)) return 'unchanged';
   const frame = await elementFrame(locator, deadline.forStep());

@@ -17,7 +17,7 @@ import { HUNG_ANSWER_MS, rendererAnswers, runsScript, stopLoading } from './tabC
  * or a third of what is left of `deadline`. 'hung': its renderer said nothing, and nothing can be done in this tab.
  */
 export async function rescueTab(tab: LoadingTab, { deadline, afterTimeout = false }: { deadline?: Deadline; afterTimeout?: boolean } = {}): Promise<'answers' | 'hung'> {
-  const { page } = tab;
+  const page = tab.page;
   if (afterTimeout || tab.loading.traffic.documentPending()) await stopLoading(page);
   const ms = deadline ? Math.min(HUNG_ANSWER_MS, deadline.forStep() / 3) : HUNG_ANSWER_MS;
   const answers = afterTimeout ? await runsScript(page, ms) : await rendererAnswers(page, ms);

@@ -73,7 +73,7 @@ export async function reopenTabs({ tabs: saved, active, refs: carried }: Reopen,
 }
 
 /** Why opening an address brought no page, in a sentence. */
-function whyNot(opened: Exclude<Opened<unknown, unknown>, { kind: 'page' }>): string {
+function whyNot(opened: Exclude<Opened<unknown>, { kind: 'page' }>): string {
   switch (opened.kind) {
     case 'timeout':
       return `its server sent no page within ${opened.seconds} s.`;

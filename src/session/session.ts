@@ -292,7 +292,7 @@ export class BrowserSession {
     if (config.allowedDomains) {
       await installAllowlist(context, config.allowedDomains, (url, page) => {
         const tab = page ? this.tabs.find(page) : this.tabs.activeTab;
-        tab?.noteBlocked(url);
+        tab?.loading.noteRefused(url);
       });
     }
     // What the new context holds: nothing, or a state given whole; one in a file is Playwright's to read, so the first save reads it all.

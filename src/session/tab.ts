@@ -1,7 +1,7 @@
 /**
  * A tab: a page and everything the toolset keeps of it, in one place. Its refs and latest capture (refs.ts), what
- * the load policy keeps of it (its requests, its frame's wear: loading/), its holds on its document, the dialogs
- * it opened, the files it downloaded, the requests the allowlist refused, a person's input into it, and where it is
+ * the load policy keeps of it (its requests, its frame's wear, the requests the allowlist refused: loading/), its
+ * holds on its document, the dialogs it opened, the files it downloaded, a person's input into it, and where it is
  * on its way to. Every watcher of its page is set up here, when the session's tab list (tabs.ts) first sees the
  * page; every tool call gets the active tab (`call.tab`), and the page is the tab's (`tab.page`).
  */
@@ -9,7 +9,7 @@ import { mkdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { CDPSession, Dialog, Download, Page } from 'playwright-core';
 import type { ResolvedConfig } from '../config.js';
-import { TabLoading, type OpeningTab } from '../loading/index.js';
+import { TabLoading, type LoadingTab } from '../loading/index.js';
 import { warmUpCaptures, type DocumentHolds } from '../snapshot/index.js';
 import { RefManager } from './refs.js';
 
@@ -43,7 +43,7 @@ export interface TabHost {
   closed(tab: Tab): void;
 }
 
-export class Tab implements OpeningTab<DownloadEvent> {
+export class Tab implements LoadingTab {
   /** The tab's refs and its latest capture. */
   readonly refs: RefManager;
   /** What the load policy keeps of the tab: its requests and its frame's wear. */
@@ -60,8 +60,6 @@ export class Tab implements OpeningTab<DownloadEvent> {
   private downloads: DownloadEvent[] = [];
   private pending: { dialog: Dialog; event: DialogEvent } | undefined;
   private readonly saving = new Set<Promise<void>>();
-  private readonly dialogListeners = new Set<() => void>();
-  private blocked: string[] = [];
   /** The CDP session a person's input goes through (`inputSession`). */
   private input: Promise<CDPSession> | undefined;
 
@@ -105,39 +103,9 @@ export class Tab implements OpeningTab<DownloadEvent> {
     void going.finally(() => (this.arriving = undefined));
   }
 
-  /** A request the allowlist refused; reported by the next result. */
-  noteBlocked(url: string): void {
-    if (this.blocked.length < 20) this.blocked.push(url);
-  }
-
-  takeBlocked(): string[] {
-    const urls = this.blocked;
-    this.blocked = [];
-    return urls;
-  }
-
   /** The dialog waiting for an answer, if any: while it is open the page runs no script. */
   get pendingDialog(): DialogEvent | undefined {
     return this.pending?.event;
-  }
-
-  /**
-   * Waits for `work`, unless a dialog is left open for the agent first: the page is then frozen until
-   * browser_dialog answers it, so the caller returns at once and `work` finishes in the background.
-   */
-  async unlessDialogOpens<T>(work: Promise<T>): Promise<{ dialog: true } | { dialog: false; value: T }> {
-    let listener = () => {};
-    const opened = new Promise<{ dialog: true }>((resolve) => {
-      listener = () => resolve({ dialog: true });
-      this.dialogListeners.add(listener);
-    });
-    try {
-      const outcome = await Promise.race([work.then((value) => ({ dialog: false as const, value })), opened]);
-      if (outcome.dialog) work.catch(() => {});
-      return outcome;
-    } finally {
-      this.dialogListeners.delete(listener);
-    }
   }
 
   async answer(accept: boolean, promptText?: string): Promise<DialogEvent | undefined> {
@@ -153,18 +121,6 @@ export class Tab implements OpeningTab<DownloadEvent> {
     const events = this.dialogs;
     this.dialogs = [];
     return events;
-  }
-
-  /**
-   * True when a download has begun since the last `takeDownloads`, or begins within `ms`: a navigation that
-   * turns into a download fails before the download's own event may come.
-   */
-  async downloadBegun(ms: number): Promise<boolean> {
-    if (this.saving.size || this.downloads.length) return true;
-    return this.page.waitForEvent('download', { timeout: ms }).then(
-      () => true,
-      () => false,
-    );
   }
 
   /** Downloads finished (or failed) since the last call; waits for saves in progress. */
@@ -199,7 +155,8 @@ export class Tab implements OpeningTab<DownloadEvent> {
     const decision = type === 'alert' || type === 'beforeunload' ? 'accept' : this.host.config.dialogPolicy;
     if (decision === 'ask') {
       this.pending = { dialog, event };
-      for (const listener of this.dialogListeners) listener();
+      // What was waiting on the page (a load, an action) returns at once: the page is frozen until the agent answers.
+      this.loading.dialogLeftOpen();
       return;
     }
     event.handled = decision === 'accept' ? 'accepted' : 'dismissed';

@@ -221,7 +221,7 @@ async function runTool<I extends z.ZodTypeAny, O extends z.ZodRawShape>(
       const base = { session, config: context.config, notices, deadline };
       let opened: Promise<Tab> | undefined;
       const data = definition.needsPage === false ? await definition.handle(input, { ...base, openTab: () => (opened ??= tab()) }) : await definition.handle(input, { ...base, tab: await tab() });
-      const blocked = session.tabs.all().flatMap((other) => other.takeBlocked());
+      const blocked = session.tabs.all().flatMap((other) => other.loading.takeRefused());
       if (blocked.length) notices.push(blockedNotice(blocked));
       return { ok: true as const, ...data, ...(notices.length ? { notices } : {}) };
     }, { slot: !definition.waits, checkTab: !definition.handlesHungTab, forPerson });

@@ -4,6 +4,7 @@
  * browser_navigate, browser_history and browser_tabs.
  */
 import type { ResolvedConfig } from '../../config.js';
+import { DeadlineExceeded } from '../../deadline.js';
 import { BrowserToolError, toBrowserToolError } from '../../errors.js';
 import { openAddress, type WaitUntil } from '../../loading/index.js';
 import { isAllowedHost } from '../../session/allowlist.js';
@@ -125,13 +126,16 @@ export async function openPage(target: string, waitUntil: WaitUntil | undefined,
         hint: 'The tab still shows the page it showed before. Retry once; if it fails again, the file cannot be fetched.',
         retryable: true,
       });
-    case 'downloadUnfinished':
-      throw new BrowserToolError('timeout', `${target} is a file, still downloading when this call's time ran out; it goes on being saved in the downloads folder.`, {
-        hint: 'The file is large or the server slow. The tab still shows the page it showed before.',
-      });
     case 'download': {
+      // Saved within the call's own deadline, so that this answer is given.
+      const downloads = await deadline.race(tab.takeDownloads(), deadline.what, deadline.forStep()).catch((error: unknown) => {
+        if (!(error instanceof DeadlineExceeded)) throw error;
+        throw new BrowserToolError('timeout', `${target} is a file, still downloading when this call's time ran out; it goes on being saved in the downloads folder.`, {
+          hint: 'The file is large or the server slow. The tab still shows the page it showed before.',
+        });
+      });
       const { capture, formatted } = await refs.snapshot();
-      return { url: capture.url, title: capture.title, status: null, snapshot: formatted.text, downloads: opened.downloads };
+      return { url: capture.url, title: capture.title, status: null, snapshot: formatted.text, downloads };
     }
     case 'noContent':
       throw new BrowserToolError('navigation_failed', `${target} answered HTTP 204 No Content: it has no page to show.`, {

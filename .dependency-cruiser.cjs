@@ -1,7 +1,7 @@
 // The layer and cycle check run by `npm run deps` (part of `npm test`).
 // Layers, lowest first: the small shared helpers at the root of src/ (errors, deadline, stages, within, inPage,
-// browserSettings) → browser → snapshot and store → loading → session → tools → the surfaces (provider, mcp, cli,
-// toolset.ts, index.ts). config.ts reads the store's defaults and sits beside it.
+// browserSettings) → browser → snapshot, store and files → loading → session → tools → the surfaces (provider,
+// mcp, cli, toolset.ts, index.ts). config.ts reads the store's defaults and sits beside it.
 // A module may import its own layer or any layer below it, never one above, and never in a circle. loading/ and
 // snapshot/ are entered through their index.ts only. Type-only imports count too: a type pulled from a higher layer
 // ties the two layers together all the same.
@@ -51,6 +51,8 @@ module.exports = {
       'Launching and finding Chromium needs nothing from the layers built on top of it.'),
     stayBelow('snapshot-stays-below-session', '^src/snapshot/', ['session', 'loading', 'tools', 'provider', 'mcp', 'cli'],
       'The snapshot reads a page; it knows nothing of sessions, tools, the provider or MCP.'),
+    stayBelow('files-stay-below-session', '^src/files/', ['session', 'loading', 'tools', 'provider', 'mcp', 'cli'],
+      'Reading a downloaded file needs its path and the call\'s time, never a session or a tool.'),
     stayBelow('store-stays-below-session', '^src/store/', ['session', 'loading', 'tools', 'provider', 'mcp', 'cli'],
       'The store keeps and returns saved state; it knows nothing of sessions or tools.'),
     stayBelow('config-stays-below-session', '^src/config\\.ts$', ['session', 'loading', 'tools', 'provider', 'mcp', 'cli'],

@@ -25,7 +25,7 @@ export interface LoadOptions<T = never> {
 
 /** Opens `url` in `tab` and says what came of it (outcome.ts). */
 export async function openAddress<T>(tab: LoadingTab, url: string, options: LoadOptions<T>): Promise<Opened<T>> {
-  const before = { url: tab.page.url(), at: Date.now(), deadline: options.deadline };
+  const before = { address: url, url: tab.page.url(), at: Date.now(), deadline: options.deadline };
   const loading = loadPage(tab, url, options);
   // A page that opens confirm() while loading cannot finish loading until it is answered.
   const outcome = await tab.loading.unlessDialogOpens(loading);
@@ -37,6 +37,8 @@ async function loadPage<T>(tab: LoadingTab, url: string, { deadline, settle: pol
   const arrival = await untilArrived(tab, url, deadline, waitUntil);
   if (arrival.kind !== 'arrived') return arrival;
   const response: Response | null = arrival.response;
-  if (waitUntil && !arrival.movedOn) return { kind: 'page', loaded: { response, parsed: true } };
+  // A proxy that refused its login (407) sent no page of the site to wait for: the npm-shipped headless shell shows
+  // its empty answer to an http address, and never finishes loading it for an https one.
+  if ((waitUntil && !arrival.movedOn) || response?.status() === 407) return { kind: 'page', loaded: { response, parsed: true } };
   return { kind: 'page', loaded: { response, ...(await settle(tab, deadline, policy, early)) } };
 }

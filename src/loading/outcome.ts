@@ -10,6 +10,7 @@ import type { Deadline } from '../deadline.js';
 import { moveInHistory } from './historyMoves.js';
 import type { Settled } from './quiet.js';
 import type { LoadingTab } from './tabLoading.js';
+import { stopLoading } from './tabControl.js';
 
 /**
  * How long a download is looked for after the navigation it came from failed: Chromium aborts the navigation
@@ -34,6 +35,11 @@ export type Opened<T> =
   | { kind: 'noContent' }
   /** A network error; `back`: the tab shows the page it showed before again (else Chromium's error page). */
   | { kind: 'failed'; error: unknown; back: boolean }
+  /**
+   * An error status with no page: an empty 4xx or 5xx answer, or the browser's proxy refusing its login (407).
+   * `back` as for `failed`.
+   */
+  | { kind: 'errorStatus'; status: number; statusText: string; back: boolean }
   /** The allowlist refused where the address led (a redirect, the page's own redirect, a frame). */
   | { kind: 'blocked'; blocked: string[]; back: boolean }
   /**
@@ -47,8 +53,9 @@ export type Opened<T> =
 /** How a load ended, before what it came to is decided (outcome.ts). */
 export type LoadEnd<T> = { kind: 'page'; loaded: Loaded<T> } | { kind: 'failed'; error: unknown } | { kind: 'timeout'; seconds: number; back: boolean } | { kind: 'hung' };
 
-/** Where the tab was when the load began, and the call's deadline. */
+/** The address asked for, where the tab was when the load began, and the call's deadline. */
 interface Before {
+  address: string;
   url: string;
   /** Date.now() when the load began. */
   at: number;
@@ -60,6 +67,9 @@ export async function outcomeOf<T>(tab: LoadingTab, end: LoadEnd<T>, before: Bef
   if (end.kind === 'failed') return afterFailure(tab, end.error, before);
   // Not reported: the load itself failed, and says so.
   if (end.kind === 'hung' || end.kind === 'timeout') tab.loading.takeRefused();
+  // The proxy refused its login: no page of the site came, whatever Chromium shows of the refusal (open.ts).
+  const refusal = end.kind === 'page' ? end.loaded.response : null;
+  if (refusal?.status() === 407) return { kind: 'errorStatus', status: 407, statusText: refusal.statusText(), back: await backFromRefusal(tab, before) };
   // The page redirected itself (meta refresh, script) to a host the allowlist refused. Going back would land
   // on the redirecting page, which would redirect again: the tab stays on the error page.
   if (end.kind === 'page' && tab.page.url().startsWith('chrome-error:')) {
@@ -84,8 +94,13 @@ async function afterFailure(tab: LoadingTab, error: unknown, before: Before): Pr
     return (await tab.loading.downloadBegun(before.at, Math.min(DOWNLOAD_EVENT_WAIT_MS, deadline.forStep()))) ? { kind: 'download' } : { kind: 'downloadNotBegun' };
   }
   if (blocked.length || /net::ERR_/.test(message)) {
+    // An error status with an empty body (a proxy's 407, a bare 404 or 503) fails the load in Chrome and Chromium
+    // (ERR_HTTP_RESPONSE_CODE_FAILURE, then their own error page) and is an empty page in the npm-shipped
+    // headless shell: the status says what happened, whichever the browser.
+    const answer = blocked.length ? undefined : await tab.loading.traffic.documentAnswerFor(before.address);
     const back = await backFromErrorPage(tab, before, error);
-    return blocked.length ? { kind: 'blocked', blocked, back } : { kind: 'failed', error, back };
+    if (blocked.length) return { kind: 'blocked', blocked, back };
+    return answer && answer.status >= 400 ? { kind: 'errorStatus', ...answer, back } : { kind: 'failed', error, back };
   }
   throw error;
 }
@@ -103,6 +118,19 @@ async function backFromErrorPage(tab: LoadingTab, { url: previousUrl, deadline }
   if (page.url().startsWith('chrome-error:') && previousUrl && previousUrl !== 'about:blank') {
     await moveInHistory(page, 'back', () => ({ waitUntil: 'commit', timeout: Math.min(5_000, deadline.forStep()) })).catch(() => {});
   }
+  await tab.loading.frameWear.backOverRenewal(deadline);
+  return page.url() === previousUrl;
+}
+
+/**
+ * The npm-shipped headless shell commits a proxy's refusal as the tab's document (for an https address, one
+ * that never finishes loading, where no script of ours can run): the load is stopped and the tab taken back to
+ * the page it showed, or to its empty page. True when it shows the page it showed.
+ */
+async function backFromRefusal(tab: LoadingTab, { url: previousUrl, deadline }: Before): Promise<boolean> {
+  const page = tab.page;
+  await stopLoading(page);
+  if (page.url() !== previousUrl) await moveInHistory(page, 'back', () => ({ waitUntil: 'commit', timeout: Math.min(5_000, deadline.forStep()) })).catch(() => {});
   await tab.loading.frameWear.backOverRenewal(deadline);
   return page.url() === previousUrl;
 }

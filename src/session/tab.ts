@@ -5,10 +5,9 @@
  * on its way to. Every watcher of its page is set up here, when the session's tab list (tabs.ts) first sees the
  * page; every tool call gets the active tab (`call.tab`), and the page is the tab's (`tab.page`).
  */
-import { mkdirSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
-import type { CDPSession, Dialog, Download, Page } from 'playwright-core';
+import type { CDPSession, Dialog, Frame, Page } from 'playwright-core';
 import type { ResolvedConfig } from '../config.js';
+import { watchPdfDocuments, type DownloadEvent, type Downloads } from '../files/downloads.js';
 import { TabLoading, type LoadingTab } from '../loading/index.js';
 import { warmUpCaptures, type DocumentHolds } from '../snapshot/index.js';
 import { RefManager } from './refs.js';
@@ -23,18 +22,13 @@ export interface DialogEvent {
   defaultValue?: string;
 }
 
-export interface DownloadEvent {
-  file: string;
-  path: string;
-  bytes?: number;
-  error?: string;
-}
+export type { DownloadEvent };
 
 /** What a tab needs from the session that keeps it. */
 export interface TabHost {
   readonly config: ResolvedConfig;
-  /** Where the session's downloads go. */
-  downloadDir(): string;
+  /** The session's downloads, which every tab hands its own to (files/downloads.ts). */
+  readonly downloads: Downloads;
   /** True while a call runs: warm-ups wait for a quiet moment (snapshot/warmUp.ts). */
   busy(): boolean;
   /** The tab crashed (it is closed): the next call says so. */
@@ -57,11 +51,11 @@ export class Tab implements LoadingTab {
   /** Loading in the background (a resumed session's tab), with the page it is on its way to: listed at it meanwhile. */
   private arriving: { url: string; title: string } | undefined;
   private dialogs: DialogEvent[] = [];
-  private downloads: DownloadEvent[] = [];
   private pending: { dialog: Dialog; event: DialogEvent } | undefined;
-  private readonly saving = new Set<Promise<void>>();
   /** The CDP session a person's input goes through (`inputSession`). */
   private input: Promise<CDPSession> | undefined;
+  /** Frames whose document is a PDF (the page itself, or one it embeds), to read as files. */
+  readonly pdfFrames: () => Frame[];
 
   constructor(
     readonly page: Page,
@@ -76,7 +70,9 @@ export class Tab implements LoadingTab {
       holds: this.holds,
     });
     page.on('dialog', (dialog) => this.onDialog(dialog));
-    page.on('download', (download) => this.track(this.onDownload(download)));
+    // The session keeps its downloads (files/downloads.ts): named, saved, and listed for every later call.
+    page.on('download', (download) => host.downloads.add(download, page));
+    this.pdfFrames = watchPdfDocuments(page);
     page.on('crash', () => {
       host.crashed();
       void page.close().catch(() => {});
@@ -123,12 +119,12 @@ export class Tab implements LoadingTab {
     return events;
   }
 
-  /** Downloads finished (or failed) since the last call; waits for saves in progress. */
-  async takeDownloads(): Promise<DownloadEvent[]> {
-    await Promise.all(this.saving);
-    const events = this.downloads;
-    this.downloads = [];
-    return events;
+  /**
+   * Downloads this tab began since the last call, once saved; one still being saved after `waitMs` is listed as
+   * downloading (it goes on in the background).
+   */
+  takeDownloads(waitMs = Infinity): Promise<DownloadEvent[]> {
+    return this.host.downloads.take(this.page, waitMs);
   }
 
   /**
@@ -161,23 +157,5 @@ export class Tab implements LoadingTab {
     }
     event.handled = decision === 'accept' ? 'accepted' : 'dismissed';
     void (decision === 'accept' ? dialog.accept() : dialog.dismiss()).catch(() => {});
-  }
-
-  private async onDownload(download: Download): Promise<void> {
-    const file = basename(download.suggestedFilename()) || 'download';
-    const dir = this.host.downloadDir();
-    const path = join(dir, file);
-    try {
-      mkdirSync(dir, { recursive: true });
-      await download.saveAs(path);
-      this.downloads.push({ file, path, bytes: statSync(path).size });
-    } catch (error) {
-      this.downloads.push({ file, path, error: error instanceof Error ? error.message.split('\n')[0] : String(error) });
-    }
-  }
-
-  private track(promise: Promise<void>): void {
-    this.saving.add(promise);
-    void promise.finally(() => this.saving.delete(promise));
   }
 }

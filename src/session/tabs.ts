@@ -9,6 +9,7 @@ import { sleep, type Deadline } from '../deadline.js';
 import { BrowserToolError } from '../errors.js';
 import { within } from '../within.js';
 import { closeHung, openAddress } from '../loading/index.js';
+import type { Downloads } from '../files/downloads.js';
 import { Tab } from './tab.js';
 
 /** How long a tab may take to tell its title before the list calls it not responding (a hung page tells nothing). */
@@ -35,8 +36,8 @@ export interface TabsHost {
   context(): BrowserContext | undefined;
   /** The context, opened when needed. */
   openContext(): Promise<BrowserContext>;
-  /** Where this session's downloads go. */
-  downloadDir(): string;
+  /** This session's downloads, which every tab hands its own to. */
+  downloads: Downloads;
   /** True while a call runs: warm-ups wait for a quiet moment (warmUp.ts). */
   busy(): boolean;
   /** A tab crashed: the next call says so. */
@@ -68,7 +69,7 @@ export class Tabs {
     this.tabs = [];
     const host = {
       config: this.host.config,
-      downloadDir: () => this.host.downloadDir(),
+      downloads: this.host.downloads,
       busy: () => this.host.busy(),
       crashed: () => this.host.lost('The tab crashed and a new empty tab was opened'),
       closed: (tab: Tab) => (this.tabs = this.tabs.filter((other) => other !== tab)),

@@ -10,6 +10,8 @@ export { indexRefs } from './lines.js';
 export { bandMargin, bandSpan } from './region.js';
 export { diffCaptures, type SnapshotDiff } from './diff.js';
 export { countTokens } from './tokens.js';
+// Quoting a text cut to fit, for what is read besides pages (files/).
+export { quote } from './textLimits.js';
 // Set up once per context and per tab.
 export { LISTENERS_INIT_SCRIPT } from './listeners.js';
 export { warmCapture, warmUpCaptures } from './warmUp.js';

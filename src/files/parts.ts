@@ -4,7 +4,7 @@
  * line longer than a part is split, never shortened. Tokens are estimated from a sample of the text itself, so a
  * 10 MB file is cut in milliseconds; the part returned is counted exactly.
  */
-import { countTokens } from '../snapshot/tokens.js';
+import { countTokens } from '../snapshot/index.js';
 
 /** Lines under a heading. The heading is written before the section's first line in a part, with the range shown. */
 export interface Section {

@@ -15,7 +15,7 @@ import { PdfUnreadable, readPdf } from './pdf.js';
 import { tableOf } from './table.js';
 import { jsonLines, linesOf, readText, TEXT_MAX_BYTES } from './text.js';
 import { listZip } from './zip.js';
-import { quote } from '../snapshot/textLimits.js';
+import { quote } from '../snapshot/index.js';
 
 /** The largest PDF read: PDF.js needs the whole file in memory (in its worker), so a larger one is refused. */
 export const PDF_MAX_BYTES = 50_000_000;

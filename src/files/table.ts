@@ -5,7 +5,7 @@
  * Every part repeats the header row and says which rows it holds of how many.
  */
 import Papa from 'papaparse';
-import { quote } from '../snapshot/textLimits.js';
+import { quote } from '../snapshot/index.js';
 import type { Section } from './parts.js';
 
 export interface TableRead {

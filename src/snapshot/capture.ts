@@ -6,7 +6,7 @@
  * trips either way: prepare (region, facts), capture, release.
  */
 import type { Frame, Locator, Page } from 'playwright-core';
-import { HELD_KEY, leaving, readThroughNavigations } from './navigating.js';
+import { HELD_KEY, leaving, readThroughNavigations, type DocumentHolds } from './navigating.js';
 import { evaluateInPage } from '../inPage.js';
 import { collectPageFacts, releaseElements, type FactsArgs, type PageFacts } from './facts.js';
 import { CHANGES_KEY, ownChanges, readableFrameDocuments } from './changes.js';
@@ -144,6 +144,8 @@ export interface CaptureOptions {
   framesAwaitingDocument?: (page: Page) => Array<{ frame: Frame; host: string }>;
   /** The tab's frames whose document has come but is not parsed yet: captured in part, and named (loadingFrames.ts). */
   framesBeingParsed?: (page: Page) => Array<{ frame: Frame; host: string }>;
+  /** The tab's holds on its document (navigating.ts), when its owner keeps them. */
+  holds?: DocumentHolds;
 }
 
 /**
@@ -157,7 +159,7 @@ export type CaptureScope = { region?: RegionArgs; opening?: TopOfPageArgs; match
  * that keeps replacing itself is held and read as it stands (navigating.ts); the capture then says so.
  */
 export async function capturePage(page: Page, options: CaptureOptions = {}, scope: CaptureScope = {}): Promise<Capture> {
-  const { value, held } = await readThroughNavigations(page, (watchLeaving) =>
+  const { value, held } = await readThroughNavigations(page, options.holds ?? { count: 0 }, (watchLeaving) =>
     captureOnce(page, options.secretSelector ?? '', scope, options.framesAwaitingDocument?.(page) ?? [], options.framesBeingParsed?.(page) ?? [], watchLeaving),
   );
   return held ? { ...value, stoppedLoop: true } : value;

@@ -11,6 +11,8 @@ export interface Section {
   lines: string[];
   /** The lines to write above lines `from` to `to` (exclusive) of the section: a page's title, a table's header. */
   heading?: (from: number, to: number) => string[];
+  /** The lines are table rows: a row too long for a line is split between cells (`splitLongLines`). */
+  rows?: boolean;
 }
 
 /** A part: which lines of which sections it shows. */
@@ -23,15 +25,40 @@ export function charsPerToken(text: string): number {
   return Math.max(1, (sample.length / Math.max(1, countTokens(sample))) * 0.9);
 }
 
-/** Splits lines longer than `maxChars` into pieces, so every line fits in a part. */
-export function splitLongLines(lines: string[], maxChars: number): string[] {
+/**
+ * Splits lines longer than `maxChars` into pieces, so every line fits in a part: at the last space before the limit
+ * (a word is never cut in two unless it alone is longer than half a line). A table row (`cells`) is split between
+ * cells where it can, and each piece after the first is indented by two spaces, so it reads as the row going on,
+ * never as a row of its own.
+ */
+export function splitLongLines(lines: string[], maxChars: number, cells = false): string[] {
   if (lines.every((line) => line.length <= maxChars)) return lines;
   return lines.flatMap((line) => {
     if (line.length <= maxChars) return [line];
     const pieces: string[] = [];
-    for (let i = 0; i < line.length; i += maxChars) pieces.push(line.slice(i, i + maxChars));
-    return pieces;
+    let rest = line;
+    const lead = cells ? '  ' : '';
+    let room = maxChars;
+    while (rest.length > room) {
+      const cut = breakAt(rest, room, cells);
+      pieces.push(rest.slice(0, cut));
+      rest = rest.slice(cut).replace(/^ /, '');
+      room = maxChars - lead.length;
+    }
+    pieces.push(rest);
+    return pieces.map((piece, i) => (i ? lead + piece : piece));
   });
+}
+
+/** Where to cut `text` to at most `room` characters: between cells, else at a space, else at the limit. */
+function breakAt(text: string, room: number, cells: boolean): number {
+  const head = text.slice(0, room + 1);
+  if (cells) {
+    const between = head.lastIndexOf(' | ');
+    if (between > room / 4) return between;
+  }
+  const space = head.lastIndexOf(' ');
+  return space > room / 2 ? space : room;
 }
 
 /** Cuts `sections` into parts of at most `maxTokens` (estimated at `ratio` characters a token). */

@@ -142,7 +142,7 @@ async function readContents(entry: DownloadEntry, options: ReadOptions): Promise
 function withLines(contents: Omit<Contents, 'ratio' | 'parts'> & { parts?: Map<number, Part[]> }, text: string): Contents {
   const ratio = charsPerToken(text);
   // The smallest part asked for is 200 tokens: no line may be longer than half of that.
-  const sections = contents.sections.map((s) => ({ ...s, lines: splitLongLines(s.lines, Math.floor(ratio * 100)) }));
+  const sections = contents.sections.map((s) => ({ ...s, lines: splitLongLines(s.lines, Math.floor(ratio * 100), s.rows) }));
   return { ...contents, sections, ratio, parts: contents.parts ?? new Map() };
 }
 

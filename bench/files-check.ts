@@ -22,7 +22,8 @@ const option = (name: string) => {
   const i = args.indexOf(`--${name}`);
   return i < 0 ? undefined : args.splice(i, 2)[1];
 };
-const maxTokens = option('max-tokens') ? Number(option('max-tokens')) : undefined;
+const maxTokensGiven = option('max-tokens');
+const maxTokens = maxTokensGiven ? Number(maxTokensGiven) : undefined;
 const seed = Number(option('seed') ?? 7);
 const write = !args.includes('--no-write');
 const dirGiven = args.find((a) => !a.startsWith('--'));
@@ -34,14 +35,17 @@ const names = readdirSync(dir).filter((name) => /\.(pdf|csv|tsv)$/i.test(name)).
 console.log(`${names.length} files in ${dir}${generated ? ` (generated, seed ${seed})` : ''}; PDF truth: ${hasPdftotext() ? 'pdftotext -layout' : 'none installed'}${generated ? ' and the generator' : ''}${maxTokens ? `; parts of ${maxTokens} tokens` : ''}`);
 const results = await runCheck(dir, names, { generated, maxTokens, log: (line) => console.log(line) });
 
-const sum = (list: FileResult[], key: 'total' | 'found' | 'misplaced') => list.reduce((s, r) => s + r[key], 0);
+const sum = (list: FileResult[], key: 'total' | 'found' | 'misplaced' | 'spacing') => list.reduce((s, r) => s + r[key], 0);
 const summary = (kind: FileResult['kind'], truth: string) => {
   const list = results.filter((r) => r.kind === kind && r.truth === truth);
-  return list.length ? { files: list.length, total: sum(list, 'total'), found: sum(list, 'found'), misplaced: sum(list, 'misplaced'), lines: list.reduce((s, r) => s + r.lines.total, 0), whole: list.reduce((s, r) => s + r.lines.whole, 0) } : undefined;
+  return list.length ? { files: list.length, total: sum(list, 'total'), found: sum(list, 'found'), misplaced: sum(list, 'misplaced'), spacing: sum(list, 'spacing'), lines: list.reduce((s, r) => s + r.lines.total, 0), whole: list.reduce((s, r) => s + r.lines.whole, 0) } : undefined;
 };
-const rows = (['pdftotext -layout', 'generator'] as const).map((t) => ['pdf', t, summary('pdf', t)] as const).concat((['own CSV parser', 'generator'] as const).map((t) => ['table', t, summary('table', t)] as const));
-console.log('\nkind | truth | files | found | missing | of which elsewhere | whole lines/rows');
-for (const [kind, truth, s] of rows) if (s) console.log(`${kind} | ${truth} | ${s.files} | ${s.found}/${s.total} | ${s.total - s.found} | ${s.misplaced} | ${s.whole}/${s.lines}`);
+const rows: Array<[FileResult['kind'], string, ReturnType<typeof summary>]> = [
+  ...['pdftotext -layout', 'generator'].map((t): [FileResult['kind'], string, ReturnType<typeof summary>] => ['pdf', t, summary('pdf', t)]),
+  ...['own CSV parser', 'generator'].map((t): [FileResult['kind'], string, ReturnType<typeof summary>] => ['table', t, summary('table', t)]),
+];
+console.log('\nkind | truth | files | found | missing | of which elsewhere | of which with other spacing | whole lines/rows');
+for (const [kind, truth, s] of rows) if (s) console.log(`${kind} | ${truth} | ${s.files} | ${s.found}/${s.total} | ${s.total - s.found} | ${s.misplaced} | ${s.spacing} | ${s.whole}/${s.lines}`);
 const missing = results.some((r) => r.found < r.total || r.remarks.length);
 
 if (generated && write && !maxTokens) {
@@ -55,9 +59,9 @@ if (generated && write && !maxTokens) {
     `${execFileSync('pdftotext', ['-v'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim() || ''}`.split('\n')[0]?.replace(/^pdftotext version /, '') + '), or a text the generator drew; it must be found under its',
     "page's heading. A cell must be in its row and column of the table read.",
     '',
-    '| kind | truth | files | found | missing | of which on another page / in another cell | whole lines / rows |',
-    '|---|---|---:|---:|---:|---:|---:|',
-    ...rows.filter(([, , s]) => s).map(([kind, truth, s]) => `| ${kind} | ${truth} | ${s!.files} | ${s!.found}/${s!.total} | ${s!.total - s!.found} | ${s!.misplaced} | ${s!.whole}/${s!.lines} |`),
+    '| kind | truth | files | found | missing | of which on another page / in another cell | of which found with other spacing | whole lines / rows |',
+    '|---|---|---:|---:|---:|---:|---:|---:|',
+    ...rows.filter(([, , s]) => s).map(([kind, truth, s]) => `| ${kind} | ${truth} | ${s!.files} | ${s!.found}/${s!.total} | ${s!.total - s!.found} | ${s!.misplaced} | ${s!.spacing} | ${s!.whole}/${s!.lines} |`),
     '',
     '## Per file',
     '',

@@ -27,6 +27,8 @@ export interface FileResult {
   found: number;
   /** PDF: found, but under another page's heading; table: found in the table, but not in its row and column. */
   misplaced: number;
+  /** PDF: not found as such, but found on its page when spaces are left out (a space more or less between pieces). */
+  spacing: number;
   /** PDF: lines whose every piece was found on their page; table: rows whose every cell is in place. */
   lines: { total: number; whole: number };
   misses: string[];
@@ -41,6 +43,7 @@ export interface FileResult {
  * glyph list names U+2206 where pdf-lib wrote Δ) as Δ, whitespace as single spaces.
  */
 export const normalize = (text: string) => text.normalize('NFKC').replace(/\u2206/g, '\u0394').replace(/\s+/g, ' ').trim();
+const unspaced = (text: string) => text.replace(/ /g, '');
 const cellText = (text: string) => normalize(text).replace(/\|/g, '¦');
 
 type Tool = { execute: (input: unknown, context: unknown) => Promise<any> };
@@ -91,7 +94,7 @@ export function pagesRead(parts: string[]): Map<number, string[]> {
 export function checkPdf(name: string, truthPages: string[][], truth: string, parts: string[], split: (line: string) => string[]): FileResult {
   const read = pagesRead(parts);
   const text = new Map([...read].map(([page, lines]) => [page, normalize(lines.join('\n'))]));
-  const result: FileResult = { name, kind: 'pdf', truth, parts: parts.length, total: 0, found: 0, misplaced: 0, lines: { total: 0, whole: 0 }, misses: [], remarks: [], notes: [] };
+  const result: FileResult = { name, kind: 'pdf', truth, parts: parts.length, total: 0, found: 0, misplaced: 0, spacing: 0, lines: { total: 0, whole: 0 }, misses: [], remarks: [], notes: [] };
   if (read.size !== truthPages.length) result.remarks.push(`${read.size} pages read, ${truthPages.length} in the truth`);
   truthPages.forEach((lines, index) => {
     const page = index + 1;
@@ -110,7 +113,9 @@ export function checkPdf(name: string, truthPages: string[][], truth: string, pa
         whole = false;
         const elsewhere = [...text].find(([, t]) => t.includes(piece))?.[0];
         if (elsewhere !== undefined) result.misplaced++;
-        if (result.misses.length < 8) result.misses.push(`page ${page}: ${JSON.stringify(piece)}${elsewhere !== undefined ? ` (found on page ${elsewhere})` : ''}`);
+        const spaced = elsewhere === undefined && unspaced(own).includes(unspaced(piece));
+        if (spaced) result.spacing++;
+        if (result.misses.length < 8) result.misses.push(`page ${page}: ${JSON.stringify(piece)}${elsewhere !== undefined ? ` (found on page ${elsewhere})` : spaced ? ' (found with other spacing)' : ''}`);
       }
       if (whole) result.lines.whole++;
     }
@@ -159,7 +164,7 @@ export function checkTable(name: string, truthRows: string[][], truth: string, p
   const { header, rows, broken, wrapped } = rowsRead(parts);
   const read = header ? [header, ...rows] : rows;
   const all = normalize(parts.join('\n'));
-  const result: FileResult = { name, kind: 'table', truth, parts: parts.length, total: 0, found: 0, misplaced: 0, lines: { total: 0, whole: 0 }, misses: [], remarks: [], notes: [] };
+  const result: FileResult = { name, kind: 'table', truth, parts: parts.length, total: 0, found: 0, misplaced: 0, spacing: 0, lines: { total: 0, whole: 0 }, misses: [], remarks: [], notes: [] };
   if (broken) result.remarks.push(`${broken} lines of rows were cut where the grammar does not allow it`);
   if (wrapped) result.notes.push(`${wrapped} continuation lines of rows too long for one line`);
   if (read.length !== truthRows.length) result.remarks.push(`${read.length - 1} rows read, ${truthRows.length - 1} in the file`);
@@ -218,7 +223,7 @@ export async function runCheck(dir: string, names: string[], options: { generate
       for (const result of checked) {
         if (read.error) result.remarks.push(read.error);
         results.push(result);
-        log(`${result.name} [${result.truth}]: ${result.found}/${result.total} ${result.kind === 'pdf' ? 'pieces' : 'cells'} found${result.misplaced ? `, ${result.misplaced} misplaced` : ''}; ${result.lines.whole}/${result.lines.total} ${result.kind === 'pdf' ? 'lines' : 'rows'} whole; ${result.parts} parts${[...result.remarks, ...result.notes].map((r) => `; ${r}`).join('')}`);
+        log(`${result.name} [${result.truth}]: ${result.found}/${result.total} ${result.kind === 'pdf' ? 'pieces' : 'cells'} found${result.misplaced ? `, ${result.misplaced} on another page or cell` : ''}${result.spacing ? `, ${result.spacing} with other spacing` : ''}; ${result.lines.whole}/${result.lines.total} ${result.kind === 'pdf' ? 'lines' : 'rows'} whole; ${result.parts} parts${[...result.remarks, ...result.notes].map((r) => `; ${r}`).join('')}`);
         for (const miss of result.misses) log(`    miss: ${miss}`);
       }
     }

@@ -125,8 +125,12 @@ export async function generatePdfs(seed: number, scale = 1): Promise<GeneratedFi
         const { text } = d.page([1190, 842]);
         for (let i = 0; i < 30; i++) {
           const size = i % 3 === 0 ? 3 : 6;
+          // Up to the page's right margin: text past the page's edge is not shown, and no reader gives it.
           let line = sentence(rng, 8);
-          while (f.helvetica!.widthOfTextAtSize(line + ' ' + WORDS[0], size) < 1100) line += ' ' + sentence(rng, rng.int(3, 8));
+          for (const word of Array.from({ length: 400 }, () => sentence(rng, 1))) {
+            if (f.helvetica!.widthOfTextAtSize(`${line} ${word}`, size) > 1110) break;
+            line += ` ${word}`;
+          }
           text(line, { x: 40, y: 800 - i * 26, size, font: f.helvetica! });
         }
       }

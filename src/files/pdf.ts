@@ -45,11 +45,19 @@ function linesOf(items) {
     size: Math.max(1, Math.abs(item.transform[3]) || Math.abs(item.transform[0]) || item.height || 10),
   }));
   pieces.sort((a, b) => b.y - a.y || a.x - b.x);
+  // A piece is on a line when their heights overlap by half the smaller: a superscript or a footnote mark in
+  // smaller type sits a little above the baseline and is still on its line; the next line of text is not.
   const lines = [];
   for (const piece of pieces) {
+    const top = piece.y + piece.size * 0.75;
+    const bottom = piece.y - piece.size * 0.2;
     const line = lines[lines.length - 1];
-    if (line && Math.abs(line.y - piece.y) <= Math.min(line.size, piece.size) * 0.5) line.pieces.push(piece);
-    else lines.push({ y: piece.y, size: piece.size, pieces: [piece] });
+    const overlap = line ? Math.min(line.top, top) - Math.max(line.bottom, bottom) : 0;
+    if (line && overlap > Math.min(line.top - line.bottom, top - bottom) * 0.5) {
+      line.pieces.push(piece);
+      line.top = Math.max(line.top, top);
+      line.bottom = Math.min(line.bottom, bottom);
+    } else lines.push({ top, bottom, pieces: [piece] });
   }
   return lines.map((line) => {
     line.pieces.sort((a, b) => a.x - b.x);

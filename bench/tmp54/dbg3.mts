@@ -1,0 +1,12 @@
+import { readFileSync } from 'node:fs';
+const { getDocumentProxy } = await import('unpdf');
+const pdf = await getDocumentProxy(new Uint8Array(readFileSync('/tmp/h54/real/shared-mime-info-spec.pdf')), { isEvalSupported: false, verbosity: 0 });
+const page = await pdf.getPage(6);
+const items = (await page.getTextContent()).items as any[];
+const i = items.findIndex((it) => /tussen/.test(it.str));
+for (const it of items.slice(i - 1, i + 6)) console.log(JSON.stringify(it.str), [...it.str].map((c: string) => c.charCodeAt(0).toString(16)).join(' '), it.transform.map((n: number) => n.toFixed(2)).join(','), it.width.toFixed(2));
+const p2 = await (await getDocumentProxy(new Uint8Array(readFileSync('/tmp/h54/real/libtasn1.pdf')), { isEvalSupported: false, verbosity: 0 })).getPage(3);
+const items2 = (await p2.getTextContent()).items as any[];
+const j = items2.findIndex((it) => /Documentation License/.test(it.str));
+for (const it of items2.slice(j, j + 3)) console.log(JSON.stringify(it.str.slice(0, 40)), it.transform.map((n: number) => n.toFixed(2)).join(','), it.width.toFixed(2));
+process.exit(0);

@@ -109,7 +109,7 @@ export async function generatePdfs(seed: number, scale = 1): Promise<GeneratedFi
         const { text } = d.page();
         const offset = p % 2 ? 7 : 0;
         // Each column's lines stay inside its 250 points, as a layout engine wraps them.
-        const within = (line: string) => (f.helvetica!.widthOfTextAtSize(line, 10) <= 250 ? line : within(line.split(' ').slice(0, -1).join(' ')));
+        const within = (line: string): string => (f.helvetica!.widthOfTextAtSize(line, 10) <= 250 ? line : within(line.split(' ').slice(0, -1).join(' ')));
         for (let i = 0; i < 40; i++) {
           text(within(sentence(rng, rng.int(3, 6))), { x: 50, y: 780 - i * 18, size: 10, font: f.helvetica! });
           text(within(sentence(rng, rng.int(3, 6))), { x: 320, y: 780 - i * 18 - offset, size: 10, font: f.helvetica! });

@@ -130,17 +130,18 @@ export function rowsRead(parts: string[]): { header?: string[]; rows: string[][]
   let broken = 0;
   let wrapped = 0;
   const cells = (line: string) => line.replace(/^\| /, '').replace(/ \|$/, '').split(' | ');
+  // A row longer than a whole part goes on in the next part, after its heading.
+  let last: string | undefined;
+  const flush = () => {
+    if (last !== undefined) rows.push(cells(last));
+    last = undefined;
+  };
   for (const part of parts) {
     const lines = part.split('\n');
     const start = lines.findIndex((line) => /^table ".*" \(\d+ cols?, [\d,]+ rows?.*\):$/.test(line));
     if (start < 0) continue;
     const headerLine = lines[start + 1];
     if (headerLine !== undefined && !header) header = cells(headerLine);
-    let last: string | undefined;
-    const flush = () => {
-      if (last !== undefined) rows.push(cells(last));
-      last = undefined;
-    };
     for (const line of lines.slice(start + 2)) {
       if (line.startsWith('| ') || line === '|  |') {
         flush();
@@ -155,8 +156,8 @@ export function rowsRead(parts: string[]): { header?: string[]; rows: string[][]
         last += line;
       }
     }
-    flush();
   }
+  flush();
   return { header, rows, broken, wrapped };
 }
 

@@ -50,6 +50,20 @@ export function splitLongLines(lines: string[], maxChars: number, cells = false)
   });
 }
 
+/** A table's rows with those too long for a line wrapped (`splitLongLines`), its heading still counting rows. */
+export function wrapRows(section: Section, maxChars: number): Section {
+  const lines: string[] = [];
+  const rowOf: number[] = [];
+  section.lines.forEach((line, row) => {
+    for (const piece of splitLongLines([line], maxChars, true)) {
+      lines.push(piece);
+      rowOf.push(row);
+    }
+  });
+  const { heading } = section;
+  return { ...section, lines, heading: heading && ((from, to) => heading(rowOf[from] ?? from, (rowOf[to - 1] ?? to - 1) + 1)) };
+}
+
 /** Where to cut `text` to at most `room` characters: between cells, else at a space, else at the limit. */
 function breakAt(text: string, room: number, cells: boolean): number {
   const head = text.slice(0, room + 1);
@@ -87,6 +101,17 @@ export function partsOf(sections: Section[], maxTokens: number, ratio: number): 
       while (to < section.lines.length && cost(section.lines[to]!) <= budget) {
         budget -= cost(section.lines[to]!);
         to++;
+      }
+      if (section.rows) {
+        // A table row wrapped onto more lines stays in one part: the part ends before the row, or the row starts
+        // the next part; only a row longer than a whole part is split between parts.
+        let keep = to;
+        while (keep > from && keep < section.lines.length && section.lines[keep]!.startsWith('  ')) keep--;
+        if (keep > from) to = keep;
+        else if (to > from && to < section.lines.length && section.lines[to]!.startsWith('  ') && current.length) {
+          close();
+          continue;
+        }
       }
       if (to === from) {
         // Not even one line fits after what the part holds: a new part; a line too long for any part goes alone.

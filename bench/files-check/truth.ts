@@ -3,7 +3,7 @@
  * -layout` (Debian's poppler-utils), a CSV's cells from a small RFC 4180 parser of its own (not Papa Parse,
  * which the reader uses).
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 
 /** Whether `pdftotext` is installed. */
 export function hasPdftotext(): boolean {
@@ -13,6 +13,12 @@ export function hasPdftotext(): boolean {
   } catch {
     return false;
   }
+}
+
+/** Poppler's version, as `pdftotext -v` gives it (on stderr), if installed. */
+export function popplerVersion(): string | undefined {
+  const run = spawnSync('pdftotext', ['-v'], { encoding: 'utf8' });
+  return run.error ? undefined : /version ([\d.]+)/.exec(`${run.stdout}${run.stderr}`)?.[1];
 }
 
 /** The lines of each page of the PDF at `path`, as `pdftotext -layout` lays them out (columns kept apart by spaces). */

@@ -33,8 +33,9 @@ const WORKER_HEAP_MB = 512;
 /**
  * The worker's code, evaluated as source text: the same in the ESM and CJS builds and under tsx, with no file of
  * its own to find. It takes Node's modules with `process.getBuiltinModule`, not `require`: the worker inherits the
- * process's options, and under `--input-type=module` its source is a module, where `require` does not exist. It groups PDF.js's text pieces into lines by their baseline (pieces drawn at the same height
- * are one line, read left to right), the way a person reads the page, whatever order the file drew them in.
+ * process's options, and under `--input-type=module` its source is a module, where `require` does not exist.
+ * It groups PDF.js's text pieces into lines by their height on the page (pieces whose heights overlap are one
+ * line, read left to right), the way a person reads the page, whatever order the file drew them in.
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = process.getBuiltinModule('node:worker_threads');

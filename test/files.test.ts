@@ -335,6 +335,10 @@ it('over MCP: a PDF navigated to is read, and read on, by a real MCP client', as
     const more = await text('browser_read', JSON.parse(next));
     expect(more.text).toContain('page: 2');
     expect(more.text).toMatch(/## PDF page \d+ of 12/);
+    // The download is listed for a later call, with where it came from.
+    const listed = await text('browser_tabs', { action: 'list' });
+    expect(listed.text).toContain('report.pdf');
+    expect(listed.text).toContain(server.url('/report.pdf'));
     const missing = await text('browser_read', { file: 'missing.csv' });
     expect(missing.isError).toBe(true);
     expect(missing.text).toContain('There is no download called "missing.csv"');

@@ -119,7 +119,7 @@ export class RefManager {
   private readonly carried = new WeakMap<Page, { url: string; refs: Map<string, RefInfo> }>();
 
   constructor(
-    private readonly defaults: () => Omit<FormatOptions, 'ref'>,
+    private readonly defaults: (page: Page) => Omit<FormatOptions, 'ref'>,
     private readonly captureOptions: CaptureOptions = {},
   ) {}
 
@@ -128,7 +128,7 @@ export class RefManager {
    * a moment ago (`capture`, while a load settled) and still true to the page.
    */
   async snapshot(page: Page, options: Partial<FormatOptions> = {}, taken?: Capture): Promise<TakenSnapshot> {
-    const format = { ...this.defaults(), ...options };
+    const format = { ...this.defaults(page), ...options };
     const capture = taken ?? (await this.capture(page, options));
     const newRefs = stageSync('snapshot: ref bookkeeping', () => this.remember(page, capture));
     const formatted = stageSync('snapshot: format', () => formatSnapshot(capture, { ...format, newRefs }));
@@ -137,7 +137,7 @@ export class RefManager {
 
   /** Captures what the snapshot with these options shows, without remembering or formatting it. */
   async capture(page: Page, options: Partial<FormatOptions> = {}): Promise<Capture> {
-    const format = { ...this.defaults(), ...options };
+    const format = { ...this.defaults(page), ...options };
     return capturePage(page, this.captureOptions, await this.captureScope(page, format));
   }
 

@@ -92,7 +92,9 @@ export class BrowserSession {
       busy: () => this.busy,
       lost: (state) => (this.lostState = state),
     });
-    this.refs = new RefManager(() => ({ scope: 'viewport', maxTokens: config.snapshotMaxTokens }), {
+    // A page on an origin that secrets allow (itself or a frame) names them in its snapshot.
+    const secrets = (page: Page) => config.secrets?.namesFor(page.frames().map((frame) => frame.url()));
+    this.refs = new RefManager((page) => ({ scope: 'viewport', maxTokens: config.snapshotMaxTokens, secrets: secrets(page) }), {
       secretSelector: config.secretSelector,
       framesAwaitingDocument: (page) => this.tabs.tabOf(page).traffic.framesAwaitingDocument(),
       framesBeingParsed: (page) => this.tabs.tabOf(page).traffic.framesBeingParsed(),

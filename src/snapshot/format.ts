@@ -227,7 +227,7 @@ export function formatSnapshot(capture: Capture, options: FormatOptions): Format
   if (metrics.scrollY <= 0 && belowPx <= 1) header.push('whole page in view');
   if (capture.stoppedLoop) header.push('! the page kept reloading or redirecting by itself; it was stopped to be read, so it may be incomplete');
   const wall = options.ref || options.find ? undefined : wallLine(capture, options.secrets);
-  if (wall) header.push(wall.text);
+  if (wall) header.push(...wall.lines);
   const modal = lines.find((l) => MODAL_ROLES.has(l.kind));
   if (wall?.namesCover) {
     // The wall's line says what covers the page.

@@ -7,7 +7,8 @@ import { boxKey, type AriaNode, type Capture } from './tree.js';
 import type { WallField, WallSignals } from './walls.js';
 
 export interface WallLine {
-  text: string;
+  /** The wall's line, then the secrets' line when the wall's does not name them. */
+  lines: string[];
   /** The line says what the covering layer is: the overlay or dialog warning is not said as well. */
   namesCover: boolean;
 }
@@ -33,8 +34,9 @@ function fieldsText(fields: WallField[], tree: AriaNode[]): string {
 
 /** How to get past a form that wants the account's password or a code: the page's secrets, else the user. */
 function signIn(kind: 'login' | 'code' | 'signup', secrets: string[]): string {
-  if (secrets.length) return `type them with browser_type { ref, secret } (secrets for this page: ${secrets.join(', ')})`;
-  if (kind === 'signup') return 'ask the user before creating an account';
+  const names = `secrets for this page: ${secrets.join(', ')}`;
+  if (kind === 'signup') return `ask the user before creating an account${secrets.length ? ` (${names})` : ''}`;
+  if (secrets.length) return `type ${kind === 'code' ? 'it' : 'them'} with browser_type { ref, secret } (${names})`;
   return kind === 'code' ? `ask the user for the code, or ${HANDOFF}` : `ask the user to sign in, or ${HANDOFF}`;
 }
 
@@ -45,11 +47,12 @@ function signIn(kind: 'login' | 'code' | 'signup', secrets: string[]): string {
 export function wallLine(capture: Pick<Capture, 'walls' | 'tree' | 'overlay'>, secrets: string[] = []): WallLine | undefined {
   // A challenge's own layer says nothing (an empty overlay, a frame's content): the wall's line says what it is.
   const line = capture.walls && strongest(capture.walls, capture.tree, secrets, !!capture.overlay && !capture.overlay.text);
-  if (line) return line;
-  return secrets.length ? { text: `secrets for this page: ${secrets.join(', ')} (browser_type { ref, secret })`, namesCover: false } : undefined;
+  const names = secrets.length && !line?.text.includes('secrets for this page') ? [`secrets for this page: ${secrets.join(', ')} (browser_type { ref, secret })`] : [];
+  if (!line && !names.length) return undefined;
+  return { lines: [...(line ? [line.text] : []), ...names], namesCover: !!line?.namesCover };
 }
 
-function strongest(walls: WallSignals, tree: AriaNode[], secrets: string[], blankCover: boolean): WallLine | undefined {
+function strongest(walls: WallSignals, tree: AriaNode[], secrets: string[], blankCover: boolean): { text: string; namesCover: boolean } | undefined {
   const over = walls.kind ? ` over this ${walls.kind}` : '';
   const { captcha, form, cover } = walls;
   if (walls.challenge) {

@@ -202,10 +202,15 @@ async function runTool<I extends z.ZodTypeAny, O extends z.ZodRawShape>(
       const data = await definition.handle(input, call);
       const blocked = session.tabs.all().flatMap((page) => session.tabs.tabOf(page).takeBlocked());
       if (blocked.length) notices.push(blockedNotice(blocked));
-      return { ok: true as const, ...data, ...(notices.length ? { notices } : {}) };
+      return scrubbed(context, { ok: true as const, ...data, ...(notices.length ? { notices } : {}) });
     }, { slot: !definition.waits, checkTab: !definition.handlesHungTab, forPerson });
   } catch (error) {
     const toolError = toBrowserToolError(error, definition.id.replace(/^browser_/, ''));
-    return { ok: false as const, error: toolError.toJSON(), ...(notices.length ? { notices } : {}) };
+    return scrubbed(context, { ok: false as const, error: toolError.toJSON(), ...(notices.length ? { notices } : {}) });
   }
+}
+
+/** A result with every secret value the vault handed out replaced by its name: a page may echo one back. */
+function scrubbed<T>(context: ToolContext, result: T): T {
+  return context.config.secrets ? context.config.secrets.scrub(result) : result;
 }

@@ -31,6 +31,8 @@ module.exports = {
       'Tools are built on the session; the session never depends on a tool.'),
     stayBelow('store-stays-below-session', '^src/store/', ['session', 'loading', 'tools', 'provider', 'mcp', 'cli'],
       'The store keeps and returns saved state; it knows nothing of sessions or tools.'),
+    stayBelow('secrets-stay-below-session', '^src/secrets/', ['snapshot', 'store', 'session', 'loading', 'tools', 'provider', 'mcp', 'cli'],
+      'The vault keeps secrets and checks origins; the layers that type and show them import it, never the reverse.'),
     stayBelow('config-stays-below-session', '^src/config\\.ts$', ['session', 'loading', 'tools', 'provider', 'mcp', 'cli'],
       'Every layer reads the configuration, so it may not import a layer that reads it back.'),
   ],

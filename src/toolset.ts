@@ -9,6 +9,7 @@ import type { ToolContext } from './tools/defineTool.js';
 import { dialogTool } from './tools/dialog.js';
 import { dragTool } from './tools/drag.js';
 import { evaluateTool } from './tools/evaluate.js';
+import { handoffTool } from './tools/handoff.js';
 import { historyTool } from './tools/history.js';
 import { hoverTool } from './tools/hover.js';
 import { navigateTool } from './tools/navigate.js';
@@ -41,6 +42,7 @@ const FACTORIES = {
   browser_tabs: tabsTool,
   browser_wait: waitTool,
   browser_dialog: dialogTool,
+  browser_handoff: handoffTool,
   browser_read: readTool,
   browser_screenshot: screenshotTool,
   browser_upload: uploadTool,

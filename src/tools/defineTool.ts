@@ -31,6 +31,8 @@ export interface CallContext {
   tab: Tab;
   notices: string[];
   deadline: Deadline;
+  /** What Mastra handed the tool call (its suspend and resume, an MCP client's elicitation), for the tools that ask a person. */
+  host?: unknown;
 }
 
 export const errorSchema = z.object({
@@ -71,6 +73,9 @@ export interface BrowserToolDefinition<I extends z.ZodTypeAny, O extends z.ZodRa
   handlesHungTab?: boolean;
   /** Shapes what the model receives, e.g. an image; by default the result as plain text (modelText.ts). */
   toModelOutput?: (output: ToolResult<z.infer<z.ZodObject<O>>>) => unknown;
+  /** What the call suspends with and is resumed with, for a tool that pauses for a person (Mastra's suspend and resume). */
+  suspendSchema?: z.ZodTypeAny;
+  resumeSchema?: z.ZodTypeAny;
 }
 
 /** A RequestContext entry that names the session outright, e.g. one per workflow run: `requestContext.set('browserSession', runId)`. */
@@ -106,6 +111,7 @@ export function defineBrowserTool<I extends z.ZodTypeAny, O extends z.ZodRawShap
       description: definition.description,
       inputSchema: definition.input,
       outputSchema,
+      ...(definition.suspendSchema ? { suspendSchema: definition.suspendSchema, resumeSchema: definition.resumeSchema } : {}),
       // In an Agent loop Mastra validates the arguments itself and hands its error object here, not to execute.
       toModelOutput: ((output: unknown) => {
         const result = (isMastraValidationError(output) ? fromValidationError(output) : output) as ToolResult<z.infer<z.ZodObject<O>>>;
@@ -113,7 +119,7 @@ export function defineBrowserTool<I extends z.ZodTypeAny, O extends z.ZodRawShap
       }) as (output: unknown) => unknown,
       execute: async (input: z.infer<I>, mastraContext: unknown) => {
         const key = sessionKey(mastraContext, context.config);
-        return traceToolCall(definition.id, mastraContext, () => runTool(definition, context, input, key), () => context.registry.peek(key)?.tabs.activeTab?.url()) as Promise<z.infer<typeof outputSchema>>;
+        return traceToolCall(definition.id, mastraContext, () => runTool(definition, context, input, key, false, mastraContext), () => context.registry.peek(key)?.tabs.activeTab?.url()) as Promise<z.infer<typeof outputSchema>>;
       },
     });
     // Mastra checks arguments against the schema before our code runs and answers with its own error shape;
@@ -181,6 +187,7 @@ async function runTool<I extends z.ZodTypeAny, O extends z.ZodRawShape>(
   input: z.infer<I>,
   key: string,
   forPerson = false,
+  host?: unknown,
 ): Promise<ToolResult<z.infer<z.ZodObject<O>>>> {
   const notices: string[] = [];
   try {
@@ -198,7 +205,7 @@ async function runTool<I extends z.ZodTypeAny, O extends z.ZodRawShape>(
       if (pending && !definition.runsWhileDialogOpen) {
         throw new BrowserToolError('dialog_open', `A ${pending.type} dialog is open: ${JSON.stringify(pending.message)}. The page is frozen until it is answered.`);
       }
-      const call: CallContext = { session, refs: session.refs, config: context.config, page: active.page, tab: active.tab, notices, deadline };
+      const call: CallContext = { session, refs: session.refs, config: context.config, page: active.page, tab: active.tab, notices, deadline, host };
       const data = await definition.handle(input, call);
       const blocked = session.tabs.all().flatMap((page) => session.tabs.tabOf(page).takeBlocked());
       if (blocked.length) notices.push(blockedNotice(blocked));

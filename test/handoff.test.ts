@@ -50,7 +50,7 @@ function ferryAgent(toolset: BrowserToolset, seen: ToolResultSeen[][], timeoutSe
     const last = results.at(-1);
     if (turn === 0) return { tools: [{ name: 'browser_navigate', input: { url: site.url('/gate') } }] };
     if (turn === 1) {
-      expect(last!.output).toMatch(/^! hCaptcha on this page: a person must solve it; hand the page to a person \(browser_handoff\)$/m);
+      expect(last!.output).toMatch(/^! hCaptcha on this page: a person must solve it \(browser_handoff\)$/m);
       return { tools: [{ name: 'browser_handoff', input: { reason: 'Solve the CAPTCHA so I can read the timetable', ...(timeoutSeconds ? { timeoutSeconds } : {}) } }] };
     }
     const text = String(last!.output);

@@ -16,32 +16,32 @@ async function snapshotOf(file: string): Promise<string> {
 }
 
 const REF = '(?:f\\d+)?e\\d+';
-const HANDOFF = 'hand the page to a person \\(browser_handoff\\)';
-const BOT_CHECK = `, not the site: browser_wait a few seconds, then snapshot; if it stays, ${HANDOFF}$`;
+const HANDOFF = '\\(browser_handoff\\)';
+const BOT_CHECK = `, not the site: browser_wait a few seconds, then snapshot; if it stays, a person must pass it ${HANDOFF}$`;
 
 /** Every wall of the suite, with the line a person would write for it: its kind and the next step. */
 const WALLS: Record<string, RegExp> = {
-  'login.html': new RegExp(`^! sign-in form \\("Customer number or email" ${REF}, "Password" ${REF}\\): ask the user to sign in, or ${HANDOFF}$`),
-  'signup.html': new RegExp(`^! sign-up form \\("Email" ${REF}, "Choose a password" ${REF}, "Repeat the password" ${REF}\\): ask the user before creating an account$`),
-  'one-time-code.html': new RegExp(`^! one-time code prompt \\("6-digit code" ${REF}\\): ask the user for the code, or ${HANDOFF}$`),
-  'one-time-code-split.html': new RegExp(`^! one-time code prompt \\("Digit 1" ${REF}\\): ask the user for the code, or ${HANDOFF}$`),
-  'invisible-recaptcha-login.html': new RegExp(`^! sign-in form \\("Email" ${REF}, "Password" ${REF}\\), guarded by an invisible reCAPTCHA check: ask the user to sign in, or ${HANDOFF}$`),
-  'recaptcha-form.html': new RegExp(`^! reCAPTCHA on this page: a person must solve it; ${HANDOFF}$`),
-  'recaptcha-challenge.html': new RegExp(`^! reCAPTCHA on this page: a person must solve it; ${HANDOFF}$`),
-  'hcaptcha.html': new RegExp(`^! hCaptcha on this page: a person must solve it; ${HANDOFF}$`),
-  'turnstile.html': new RegExp(`^! Cloudflare Turnstile on this page: a person must solve it; ${HANDOFF}$`),
-  'arkose.html': new RegExp(`^! Arkose FunCaptcha on this page: a person must solve it; ${HANDOFF}$`),
-  'geetest.html': new RegExp(`^! GeeTest on this page: a person must solve it; ${HANDOFF}$`),
-  'cloudflare-challenge.html': new RegExp(`^! this page is a bot check \\(Cloudflare\\)${BOT_CHECK}`),
-  'aws-waf.html': new RegExp(`^! this page is a bot check \\(AWS WAF\\)${BOT_CHECK}`),
-  'akamai.html': new RegExp(`^! this page is a bot check \\(Akamai\\)${BOT_CHECK}`),
-  'datadome.html': new RegExp(`^! this page is a bot check \\(DataDome\\)${BOT_CHECK}`),
-  'perimeterx.html': new RegExp(`^! this page is a bot check \\(PerimeterX/HUMAN\\)${BOT_CHECK}`),
-  'human-check.html': new RegExp(`^! this page is a bot check${BOT_CHECK}`),
+  'login.html': new RegExp(`^! sign-in form \\("Customer number or email" ${REF}, "Password" ${REF}\\): ask the user to sign in ${HANDOFF}$`),
+  'signup.html': new RegExp(`^! sign-up form \\("Email" ${REF}, "Choose a password" ${REF}, "Repeat the password" ${REF}\\): create an account only with details the user gave$`),
+  'one-time-code.html': new RegExp(`^! one-time code prompt \\("6-digit code" ${REF}\\): ask the user for the code ${HANDOFF}$`),
+  'one-time-code-split.html': new RegExp(`^! one-time code prompt \\("Digit 1" ${REF}\\): ask the user for the code ${HANDOFF}$`),
+  'invisible-recaptcha-login.html': new RegExp(`^! sign-in form \\("Email" ${REF}, "Password" ${REF}\\), guarded by an invisible reCAPTCHA check: ask the user to sign in ${HANDOFF}$`),
+  'recaptcha-form.html': new RegExp(`^! reCAPTCHA on this page: a person must solve it ${HANDOFF}$`),
+  'recaptcha-challenge.html': new RegExp(`^! reCAPTCHA on this page: a person must solve it ${HANDOFF}$`),
+  'hcaptcha.html': new RegExp(`^! hCaptcha on this page: a person must solve it ${HANDOFF}$`),
+  'turnstile.html': new RegExp(`^! Cloudflare Turnstile on this page: a person must solve it ${HANDOFF}$`),
+  'arkose.html': new RegExp(`^! Arkose FunCaptcha on this page: a person must solve it ${HANDOFF}$`),
+  'geetest.html': new RegExp(`^! GeeTest on this page: a person must solve it ${HANDOFF}$`),
+  'cloudflare-challenge.html': new RegExp(`^! bot check \\(Cloudflare\\)${BOT_CHECK}`),
+  'aws-waf.html': new RegExp(`^! bot check \\(AWS WAF\\)${BOT_CHECK}`),
+  'akamai.html': new RegExp(`^! bot check \\(Akamai\\)${BOT_CHECK}`),
+  'datadome.html': new RegExp(`^! bot check \\(DataDome\\)${BOT_CHECK}`),
+  'perimeterx.html': new RegExp(`^! bot check \\(PerimeterX/HUMAN\\)${BOT_CHECK}`),
+  'human-check.html': new RegExp(`^! bot check${BOT_CHECK}`),
   'consent-wall.html': new RegExp(`^! cookie consent wall over this article: accept ${REF} or reject ${REF} \\(its controls are listed first\\)$`),
   'paywall.html': /^! paywall over this article: tell the user it needs a subscription; browser_read reads what is shown$/,
   'inline-paywall.html': /^! paywall over this article: tell the user it needs a subscription; browser_read reads what is shown$/,
-  'signin-overlay.html': new RegExp(`^! sign-in wall over this page: ask the user to sign in, or ${HANDOFF}$`),
+  'signin-overlay.html': new RegExp(`^! sign-in wall over this page: ask the user to sign in ${HANDOFF}$`),
   'soft-404.html': /^! error page served with status 200: "Page not found"; check the address, or go back$/,
 };
 

@@ -13,7 +13,7 @@ export interface WallLine {
   namesCover: boolean;
 }
 
-const HANDOFF = 'hand the page to a person (browser_handoff)';
+const HANDOFF = '(browser_handoff)';
 
 /** The ref of the node whose box is `key`, found in the capture's main-frame tree. */
 function refAt(nodes: Array<AriaNode | string>, key: string | undefined): string | undefined {
@@ -35,9 +35,9 @@ function fieldsText(fields: WallField[], tree: AriaNode[]): string {
 /** How to get past a form that wants the account's password or a code: the page's secrets, else the user. */
 function signIn(kind: 'login' | 'code' | 'signup', secrets: string[]): string {
   const names = `secrets for this page: ${secrets.join(', ')}`;
-  if (kind === 'signup') return `ask the user before creating an account${secrets.length ? ` (${names})` : ''}`;
+  if (kind === 'signup') return `create an account only with details the user gave${secrets.length ? ` (${names})` : ''}`;
   if (secrets.length) return `type ${kind === 'code' ? 'it' : 'them'} with browser_type { ref, secret } (${names})`;
-  return kind === 'code' ? `ask the user for the code, or ${HANDOFF}` : `ask the user to sign in, or ${HANDOFF}`;
+  return kind === 'code' ? `ask the user for the code ${HANDOFF}` : `ask the user to sign in ${HANDOFF}`;
 }
 
 /**
@@ -57,16 +57,16 @@ function strongest(walls: WallSignals, tree: AriaNode[], secrets: string[], blan
   const { captcha, form, cover } = walls;
   if (walls.challenge) {
     const vendor = walls.challenge.vendor === 'a bot check' ? '' : ` (${walls.challenge.vendor})`;
-    return { text: `! this page is a bot check${vendor}, not the site: browser_wait a few seconds, then snapshot; if it stays, ${HANDOFF}`, namesCover: blankCover };
+    return { text: `! bot check${vendor}, not the site: browser_wait a few seconds, then snapshot; if it stays, a person must pass it ${HANDOFF}`, namesCover: blankCover };
   }
   if (form) {
     const what = form.kind === 'login' ? 'sign-in form' : form.kind === 'signup' ? 'sign-up form' : 'one-time code prompt';
     const where = form.covered ? ' over the page' : '';
     const check = captcha ? (captcha.visible ? `, with a ${captcha.vendor} a person must solve` : `, guarded by an invisible ${captcha.vendor} check`) : '';
-    const next = captcha?.visible ? `${signIn(form.kind, secrets)}; for the ${captcha.vendor}, ${HANDOFF}` : signIn(form.kind, secrets);
+    const next = captcha?.visible ? `${signIn(form.kind, secrets)}; the ${captcha.vendor} needs a person ${HANDOFF}` : signIn(form.kind, secrets);
     return { text: `! ${what}${where} (${fieldsText(form.fields, tree)})${check}: ${next}`, namesCover: form.covered };
   }
-  if (captcha?.visible) return { text: `! ${captcha.vendor} on this page: a person must solve it; ${HANDOFF}`, namesCover: blankCover };
+  if (captcha?.visible) return { text: `! ${captcha.vendor} on this page: a person must solve it ${HANDOFF}`, namesCover: blankCover };
   if (cover?.kind === 'consent') {
     const accept = refAt(tree, cover.accept);
     const reject = refAt(tree, cover.reject);

@@ -191,14 +191,17 @@ export function readWalls(): WallSignals {
     const inForm = passwords.filter((p) => form.contains(p));
     const buttons = [...form.querySelectorAll('button, input[type=submit], [role=button]')].map((b) => textOf(b, 60) || (b as HTMLInputElement).value || '').join(' ');
     const signup = inForm.length >= 2 || inForm.some((p) => p.getAttribute('autocomplete') === 'new-password') || SIGNUP_WORDS.test(buttons);
-    const user = [...form.querySelectorAll('input:not([type=hidden]):not([type=password]):not([type=checkbox]):not([type=radio]):not([type=submit]):not([type=button])')].find((el) => shown(el));
+    const texts = [...form.querySelectorAll('input')].filter((el) => TEXT.has(el.type) && el.type !== 'search' && !el.readOnly && !el.disabled && shown(el));
+    // The account's name: the field that says so, else the first one.
+    const user = texts.find((el) => /username|email/.test(el.autocomplete) || el.type === 'email' || /user|mail|login|account|customer|member/i.test(`${el.name} ${el.id}`)) ?? texts[0];
     const covered = !!cover?.contains(first);
     // A sign-in box beside the page's content (a sidebar, a header) is no wall: the page, a covering layer or its
     // headings must be about it.
     const aside = !!first.closest('aside, nav, header, footer, [role=complementary], [class*=sidebar i], [id*=sidebar i]');
     const about = covered || (small && bodyText.length < 600 && !aside) || ACCOUNT_WORDS.test(`${title} ${headings}`) || (signup && SIGNUP_WORDS.test(`${title} ${headings}`));
     if (about && first.getBoundingClientRect().top < vh * 1.5) {
-      const fields = [...(user ? [field(user)] : []), ...inForm.slice(0, signup ? 2 : 1).map((p) => field(p, 'password'))];
+      const named = signup ? texts.slice(0, 3) : user ? [user] : [];
+      const fields = [...named.map((el) => field(el)), ...inForm.slice(0, signup ? 2 : 1).map((p) => field(p, 'password'))];
       out.form = { kind: signup ? 'signup' : 'login', fields, covered };
     }
   } else if (codeFields.length && ((small && bodyText.length < 600) || cover?.contains(codeFields[0]!) || CODE.test(`${title} ${headings}`) || /\bcode\b/i.test(headings))) {

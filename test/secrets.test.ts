@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Agent } from '@mastra/core/agent';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { BrowserToolset } from '../src/index.js';
+import { SecretVault } from '../src/secrets/vault.js';
 import { scriptedModel } from './helpers/scriptedModel.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { call, createTestToolset, refOf } from './helpers/toolset.js';
@@ -207,3 +208,29 @@ describe('where a secret may go', () => {
     expect(() => createTestToolset({ secrets: { x: { value: 'abcdef', origins: ['bank.example'] } } })).toThrow(/not an origin/);
   });
 });
+
+describe('origins a secret allows', () => {
+  const vault = new SecretVault({
+    bank: { value: 'correct horse', origins: ['https://bank.example', 'https://*.bank.example', 'http://127.0.0.1:8080'] },
+    code: { totp: 'JBSWY3DPEHPK3PXP', origins: ['https://*.bank.example'] },
+  });
+
+  it('matches exact origins, and subdomains only where a pattern says *.', () => {
+    expect(vault.namesFor(['https://bank.example/login'])).toEqual(['bank']);
+    expect(vault.namesFor(['https://login.bank.example/'])).toEqual(['bank', 'code']);
+    expect(vault.namesFor(['https://a.b.bank.example/x'])).toEqual(['bank', 'code']);
+    expect(vault.namesFor(['http://127.0.0.1:8080/'])).toEqual(['bank']);
+    for (const other of ['http://bank.example/', 'https://evilbank.example/', 'https://bank.example.evil.test/', 'https://bank.example:8443/', 'http://127.0.0.1:8081/', 'about:blank']) {
+      expect(vault.namesFor([other]), other).toEqual([]);
+    }
+    expect(() => vault.check('code', 'https://bank.example/')).toThrow('The secret "code" may be typed only on https://*.bank.example; this field is on https://bank.example.');
+  });
+
+  it('types the current one-time code of a seed, and scrubs the value and the code out of text', async () => {
+    const code = await vault.reveal('code');
+    expect(code).toMatch(/^\d{6}$/);
+    await vault.reveal('bank');
+    expect(vault.scrub({ text: `you typed ${code} and correct horse`, list: ['correct horse'] })).toEqual({ text: 'you typed [secret code] and [secret bank]', list: ['[secret bank]'] });
+  });
+});
+

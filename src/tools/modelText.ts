@@ -7,8 +7,8 @@
  * as an error result. `execute()` still returns the typed object for workflows and MCP.
  */
 
-/** Fields the model does not need in the text: sizes of the snapshot, for programs. */
-const FOR_PROGRAMS = new Set(['ok', 'notices', 'tokens', 'refs']);
+/** Fields the model does not need in the text: sizes of the snapshot and its elements as data, for programs. */
+const FOR_PROGRAMS = new Set(['ok', 'notices', 'tokens', 'refs', 'elements']);
 
 function scalar(value: unknown): string {
   if (typeof value === 'string') return value;

@@ -9,6 +9,7 @@ import { openAddress, type WaitUntil } from '../loading/index.js';
 import { isAllowedHost } from '../session/allowlist.js';
 import { alsoHungNotice } from '../session/tabs.js';
 import type { CallContext } from './defineTool.js';
+import { downloadShownPdf, openingOf } from './fileReading.js';
 
 const LOCAL_HOST = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\]|0\.0\.0\.0)(:\d+)?(\/|$)/i;
 const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
@@ -108,7 +109,8 @@ export async function openPage(target: string, waitUntil: WaitUntil | undefined,
       });
     case 'download': {
       const { capture, formatted } = await refs.snapshot(page);
-      return { url: capture.url, title: capture.title, status: null, snapshot: formatted.text, downloads: opened.downloads };
+      const opening = await openingOf(call, opened.downloads);
+      return { url: capture.url, title: capture.title, status: null, snapshot: formatted.text, downloads: opened.downloads, ...(opening ? { file: opening.file } : {}) };
     }
     case 'noContent':
       throw new BrowserToolError('navigation_failed', `${target} answered HTTP 204 No Content: it has no page to show.`, {
@@ -130,6 +132,7 @@ export async function openPage(target: string, waitUntil: WaitUntil | undefined,
     });
   }
   const dialogs = tab.takeDialogs();
+  const shown = await shownFiles(call);
   return {
     url: capture.url,
     title: capture.title,
@@ -137,5 +140,22 @@ export async function openPage(target: string, waitUntil: WaitUntil | undefined,
     snapshot: formatted.text,
     ...(loaded.loading ? { loading: loaded.loading } : {}),
     ...(dialogs.length ? { dialogs } : {}),
+    ...shown,
   };
+}
+
+/**
+ * Files the page opened while it loaded: a PDF it shows (in Chromium's viewer, saved into the downloads; the
+ * headless shell downloads an embedded PDF itself) is listed, and a PDF that is the page itself is read like one.
+ */
+async function shownFiles(call: CallContext): Promise<{ downloads?: Awaited<ReturnType<CallContext['tab']['takeDownloads']>>; file?: string; title?: string }> {
+  const { page, tab } = call;
+  const downloads = call.session.downloads.begunIn(page) ? await tab.takeDownloads(Math.min(5_000, call.deadline.forStep())) : [];
+  const frames = tab.pdfFrames();
+  for (const frame of frames) downloads.push(...(await downloadShownPdf(call, frame)));
+  if (!downloads.length) return {};
+  const pdfPage = frames.includes(page.mainFrame());
+  const opening = await openingOf(call, pdfPage ? downloads : []);
+  if (!pdfPage) call.notices.push(`The page downloaded or shows ${downloads.length === 1 ? 'a file' : 'files'} (${downloads.map((d) => d.file).join(', ')}): browser_read { file } reads ${downloads.length === 1 ? 'it' : 'one'}.`);
+  return { downloads, ...(opening ? { file: opening.file, title: opening.title } : {}) };
 }

@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 export const FIXTURES_DIR = resolve(here, '../fixtures');
-export const CORPUS_DIR = resolve(here, '../../../shared/corpus/pages');
+/** The shared corpus beside the repository; `CORPUS_DIR` names it from a checkout elsewhere (a git worktree). */
+export const CORPUS_DIR = process.env.CORPUS_DIR ? resolve(process.env.CORPUS_DIR) : resolve(here, '../../../shared/corpus/pages');
 /** Installed packages, so widget fixtures load real libraries (`/modules/flatpickr/dist/flatpickr.min.js`). */
 export const MODULES_DIR = resolve(here, '../../node_modules');
 

@@ -174,8 +174,10 @@ describe('files', () => {
   });
 
   it('a file still downloading when navigate runs out of time is a timeout that says it goes on being saved', async () => {
-    const browser = createTestToolset({ navigationTimeout: 2_000, downloadDir });
+    // 8 s for the file alone (the browser is started first): it begins to arrive well within them, and never ends.
+    const browser = createTestToolset({ navigationTimeout: 8_000, downloadDir });
     try {
+      await call(browser, 'browser_navigate', { url: 'about:blank' });
       const result = await call(browser, 'browser_navigate', { url: env.server.url('/download/large.bin') });
       expect(result.ok).toBe(false);
       expect(result.error.code).toBe('timeout');

@@ -515,6 +515,11 @@ export async function startServer(): Promise<TestServer> {
       res.writeHead(404, { 'content-type': 'text/html' }).end('<title>Not found</title><h1>404 Not found</h1>');
       return;
     }
+    // An error status with an empty body, as APIs and overloaded servers send: /empty-error?status=503.
+    if (path === '/empty-error') {
+      res.writeHead(Number(url.searchParams.get('status') ?? 500)).end();
+      return;
+    }
     res.writeHead(404, { 'content-type': 'text/html' }).end('<title>Not found</title><h1>404 Not found</h1>');
   });
   server.on('connection', (socket) => {

@@ -131,7 +131,7 @@ describe('where a secret may go', () => {
     expect(allowed.snapshot).toContain('ledger, ledgerCode');
     const elsewhere = await call(toolset, 'browser_navigate', { url: server.url('/fixtures/walls/login.html') });
     expect(elsewhere.snapshot).not.toContain('ledger');
-    expect(elsewhere.snapshot).toMatch(/^! sign-in form .*: ask the user to sign in \(browser_handoff\)$/m);
+    expect(elsewhere.snapshot).toMatch(/^! sign-in form .*: sign in only with details the user gave, else ask them \(browser_handoff\)$/m);
   });
 
   it('refuses a secret on another origin, naming the origins it allows, and the session goes on', async () => {

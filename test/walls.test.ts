@@ -21,11 +21,11 @@ const BOT_CHECK = `, not the site: browser_wait a few seconds, then snapshot; if
 
 /** Every wall of the suite, with the line a person would write for it: its kind and the next step. */
 const WALLS: Record<string, RegExp> = {
-  'login.html': new RegExp(`^! sign-in form \\("Customer number or email" ${REF}, "Password" ${REF}\\): ask the user to sign in ${HANDOFF}$`),
+  'login.html': new RegExp(`^! sign-in form \\("Customer number or email" ${REF}, "Password" ${REF}\\): sign in only with details the user gave, else ask them ${HANDOFF}$`),
   'signup.html': new RegExp(`^! sign-up form \\("Email" ${REF}, "Choose a password" ${REF}, "Repeat the password" ${REF}\\): create an account only with details the user gave$`),
   'one-time-code.html': new RegExp(`^! one-time code prompt \\("6-digit code" ${REF}\\): ask the user for the code ${HANDOFF}$`),
   'one-time-code-split.html': new RegExp(`^! one-time code prompt \\("Digit 1" ${REF}\\): ask the user for the code ${HANDOFF}$`),
-  'invisible-recaptcha-login.html': new RegExp(`^! sign-in form \\("Email" ${REF}, "Password" ${REF}\\), guarded by an invisible reCAPTCHA check: ask the user to sign in ${HANDOFF}$`),
+  'invisible-recaptcha-login.html': new RegExp(`^! sign-in form \\("Email" ${REF}, "Password" ${REF}\\), guarded by an invisible reCAPTCHA check: sign in only with details the user gave, else ask them ${HANDOFF}$`),
   'recaptcha-form.html': new RegExp(`^! reCAPTCHA on this page: a person must solve it ${HANDOFF}$`),
   'recaptcha-challenge.html': new RegExp(`^! reCAPTCHA on this page: a person must solve it ${HANDOFF}$`),
   'hcaptcha.html': new RegExp(`^! hCaptcha on this page: a person must solve it ${HANDOFF}$`),
@@ -41,7 +41,7 @@ const WALLS: Record<string, RegExp> = {
   'consent-wall.html': new RegExp(`^! cookie consent wall over this article: accept ${REF} or reject ${REF} \\(its controls are listed first\\)$`),
   'paywall.html': /^! paywall over this article: tell the user it needs a subscription; browser_read reads what is shown$/,
   'inline-paywall.html': /^! paywall over this article: tell the user it needs a subscription; browser_read reads what is shown$/,
-  'signin-overlay.html': new RegExp(`^! sign-in wall over this page: ask the user to sign in ${HANDOFF}$`),
+  'signin-overlay.html': new RegExp(`^! sign-in wall over this page: sign in only with details the user gave, else ask them ${HANDOFF}$`),
   'soft-404.html': /^! error page served with status 200: "Page not found"; check the address, or go back$/,
 };
 

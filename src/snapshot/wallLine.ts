@@ -37,7 +37,7 @@ function signIn(kind: 'login' | 'code' | 'signup', secrets: string[]): string {
   const names = `secrets for this page: ${secrets.join(', ')}`;
   if (kind === 'signup') return `create an account only with details the user gave${secrets.length ? ` (${names})` : ''}`;
   if (secrets.length) return `type ${kind === 'code' ? 'it' : 'them'} with browser_type { ref, secret } (${names})`;
-  return kind === 'code' ? `ask the user for the code ${HANDOFF}` : `ask the user to sign in ${HANDOFF}`;
+  return kind === 'code' ? `ask the user for the code ${HANDOFF}` : `sign in only with details the user gave, else ask them ${HANDOFF}`;
 }
 
 /**

@@ -2,12 +2,16 @@
  * Walls over MCP: secrets given to the server through its environment (never a tool argument), typed by name;
  * browser_handoff asking through the client's elicitation, answered, unanswered, or not offered at all.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toolsetConfig } from '../src/cli/options.js';
 import type { BrowserToolset } from '../src/index.js';
 import { createMcpServer } from '../src/mcp/server.js';
 import { dispatchMouse } from '../src/provider/input.js';
@@ -56,6 +60,49 @@ describe('secrets over MCP', { timeout: 180_000 }, () => {
       expect(typed.text + login.text + stderr).not.toContain(site.password);
     } finally {
       await client.close();
+    }
+  });
+});
+
+describe('secrets from the MCP server’s config file', { timeout: 120_000 }, () => {
+  it('are read from --config, the environment’s on top, and typed by name over MCP', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'walls-config-'));
+    const file = join(dir, 'browser.config.json');
+    // The file names where the values come from; the password itself stays in the environment.
+    writeFileSync(file, JSON.stringify({ secrets: { ledger: { value: { env: 'LEDGER_PASSWORD_FROM_FILE' }, origins: [site.origin] }, ledgerCode: { totp: 'JBSWY3DPEHPK3PXP', origins: [site.origin] } } }));
+    process.env.MASTRA_BROWSER_SECRETS = JSON.stringify({ ledgerCode: { totp: site.seed, origins: [site.origin] } });
+    let config: ReturnType<typeof toolsetConfig>;
+    try {
+      config = toolsetConfig({ config: file });
+    } finally {
+      delete process.env.MASTRA_BROWSER_SECRETS;
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(Object.keys(config.secrets ?? {})).toEqual(['ledger', 'ledgerCode']);
+    expect(config.secrets!.ledgerCode).toMatchObject({ totp: site.seed });
+    const toolset = createTestToolset({ timeout: 10_000, navigationTimeout: 30_000, secrets: config.secrets });
+    const client = new Client({ name: 'config-secrets', version: '1.0.0' });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await createMcpServer(toolset, { version: 'test', connectionId: 'config' }).connect(serverSide);
+    await client.connect(clientSide);
+    // The value is read from the environment when it is typed.
+    process.env.LEDGER_PASSWORD_FROM_FILE = site.password;
+    delete site.received.password;
+    delete site.received.codeAccepted;
+    try {
+      const login = await callText(client, 'browser_navigate', { url: site.url('/login') });
+      expect(login.text).toContain('secrets for this page: ledger, ledgerCode');
+      await callText(client, 'browser_type', { ref: refOf(login.text, 'textbox', 'Username'), text: 'ada' });
+      const typed = await callText(client, 'browser_type', { ref: refOf(login.text, 'textbox', 'Password'), secret: 'ledger', submit: true });
+      expect(typed.isError).toBe(false);
+      expect(site.received.password).toBe(site.password);
+      const code = await callText(client, 'browser_type', { ref: refOf(typed.text, 'textbox', 'Code'), secret: 'ledgerCode', submit: true });
+      expect(site.received.codeAccepted).toBe(true);
+      expect(login.text + typed.text + code.text).not.toContain(site.password);
+    } finally {
+      delete process.env.LEDGER_PASSWORD_FROM_FILE;
+      await client.close();
+      await toolset.close();
     }
   });
 });

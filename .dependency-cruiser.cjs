@@ -55,6 +55,8 @@ module.exports = {
       'Reading a downloaded file needs its path and the call\'s time, never a session or a tool.'),
     stayBelow('store-stays-below-session', '^src/store/', ['session', 'loading', 'tools', 'provider', 'mcp', 'cli'],
       'The store keeps and returns saved state; it knows nothing of sessions or tools.'),
+    stayBelow('secrets-stay-below-session', '^src/secrets/', ['snapshot', 'store', 'session', 'loading', 'tools', 'provider', 'mcp', 'cli'],
+      'The vault keeps secrets and checks origins; the layers that type and show them import it, never the reverse.'),
     stayBelow('config-stays-below-session', '^src/config\\.ts$', ['session', 'loading', 'tools', 'provider', 'mcp', 'cli'],
       'Every layer reads the configuration, so it may not import a layer that reads it back.'),
     stayBelow('loading-stays-below-session', '^src/loading/', ['session', 'tools', 'provider', 'mcp', 'cli'],

@@ -273,8 +273,10 @@ export class SessionRegistry {
   private async save(session: BrowserSession): Promise<void> {
     const started = performance.now();
     try {
-      const saved = await session.saveable();
-      if (!saved) return;
+      const read = await session.saveable();
+      if (!read) return;
+      // What the page showed (its address, its refs' names) may echo a secret; cookies and storage are the site's own.
+      const saved = this.config.secrets ? { ...read, ...this.config.secrets.scrub({ tabs: read.tabs, refs: read.refs, notices: read.notices }) } : read;
       const bytes = await this.keeper!.save(session.key, saved, (stamp) => this.copies.set(session, stamp));
       this.lastSave = { bytes, ms: performance.now() - started };
     } catch (error) {

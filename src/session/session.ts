@@ -51,6 +51,8 @@ export class BrowserSession {
   readonly downloads: Downloads;
   /** When the last call ended (or the session was created): what idle eviction looks at. */
   lastUsed = Date.now();
+  /** Until when a person has the page (a handoff): the session counts as used until then. */
+  private heldUntil = 0;
   /** Calls running or queued. */
   private pending = 0;
   private context: BrowserContext | undefined;
@@ -153,7 +155,7 @@ export class BrowserSession {
     } finally {
       if (opened && !forPerson) this.urlAfterLastCall = this.tabs.activeTab?.page.url();
       this.pending--;
-      this.lastUsed = Date.now();
+      this.lastUsed = Math.max(Date.now(), this.heldUntil);
       freeSlot();
       release();
       this.options.afterCall?.(what);
@@ -191,6 +193,12 @@ export class BrowserSession {
       notices.push(`A new tab opened after your last action (${popup.page.url()}); browser_tabs with action "switch" and index ${this.tabs.all().indexOf(popup)} shows it.`);
     }
     return { tab, notices };
+  }
+
+  /** A person has the page until `time` (browser_handoff): idle eviction and making room leave the session alone till then. */
+  holdUntil(time: number): void {
+    this.heldUntil = time;
+    this.lastUsed = Math.max(this.lastUsed, time);
   }
 
   /** Notices for the agent's next call (what a call made for a person learnt of the session). */

@@ -63,7 +63,9 @@ export class Tab implements LoadingTab {
   ) {
     const { config } = host;
     this.loading = new TabLoading(page, config.settle.maxMs);
-    this.refs = new RefManager(page, () => ({ scope: 'viewport', maxTokens: config.snapshotMaxTokens }), {
+    // A page on an origin that secrets allow (itself or a frame) names them in its snapshot.
+    const secrets = () => config.secrets?.namesFor(page.frames().map((frame) => frame.url()));
+    this.refs = new RefManager(page, () => ({ scope: 'viewport', maxTokens: config.snapshotMaxTokens, secrets: secrets() }), {
       secretSelector: config.secretSelector,
       framesAwaitingDocument: () => this.loading.traffic.framesAwaitingDocument(),
       framesBeingParsed: () => this.loading.traffic.framesBeingParsed(),

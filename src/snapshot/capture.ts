@@ -20,6 +20,7 @@ import type { AriaNode, Capture } from './tree.js';
 import { hideBlankFrames, showBlankFrames, type BlankFramesArgs } from './blankFrames.js';
 import { editableKey, markEditables, markFrameEditables, otherSiteFrames, releaseEditables } from './editables.js';
 import { labelHostControls, releaseHostLabels } from './hostLabels.js';
+import { readWalls } from './walls.js';
 
 export type { AriaNode, Box, Capture, CaptureRegion, ElementFacts, LoadingFrame, Overlay, PageMetrics } from './tree.js';
 
@@ -68,6 +69,7 @@ interface PrepareHelpers {
   readableFrameDocuments: typeof readableFrameDocuments;
   markEditables: typeof markEditables;
   labelHostControls: typeof labelHostControls;
+  readWalls: typeof readWalls;
 }
 
 /**
@@ -84,7 +86,7 @@ function prepareCapture(arg: PrepareArgs, helpers: PrepareHelpers) {
     const region = portion?.roots ? portion : arg.region ? helpers.chooseRegion(arg.region, helpers) : undefined;
     const roots = region?.roots;
     const pageFacts = helpers.collectPageFacts(arg.facts, roots);
-    const facts = { ...pageFacts, editables, marked: pageFacts.marked + editables.length + hostLabels };
+    const facts = { ...pageFacts, editables, marked: pageFacts.marked + editables.length + hostLabels, walls: helpers.readWalls() };
     if (roots) w[Symbol.for(`${arg.facts.markersKey}.region`)] = helpers.ownRoots(roots, arg.ownerId);
     // The page-wide capture waits for a body: an SVG file has none (its root is captured instead), nor has a
     // document just begun (`unparsed`: captured once it is parsed) or one stopped before its first element.
@@ -227,7 +229,7 @@ async function captureShown(
         editablesKey: EDITABLES_KEY,
         hostLabelsKey: HOST_LABELS_KEY,
       },
-      { chooseRegion, choosePortion, chooseTopOfPage, chooseMatches, countedKinds, collectPageFacts, ownRoots, ownChanges, hideBlankFrames, readableFrameDocuments, markEditables, labelHostControls },
+      { chooseRegion, choosePortion, chooseTopOfPage, chooseMatches, countedKinds, collectPageFacts, ownRoots, ownChanges, hideBlankFrames, readableFrameDocuments, markEditables, labelHostControls, readWalls },
     ),
   );
   const frameEditables = (await marking) ?? [];
@@ -282,6 +284,7 @@ async function captureShown(
     metrics: facts.metrics,
     fields,
     overlay: facts.overlay,
+    walls: facts.walls,
     documentId: facts.documentId,
     ...(unreadFrames ? { unreadFrames } : {}),
     region: facts.region,

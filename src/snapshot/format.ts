@@ -14,6 +14,7 @@ import { sayOnce, summariseRepeats } from './compact.js';
 import { bandMargin } from './region.js';
 import { framesToName, loadingFramesLine } from './loadingFrames.js';
 import { countTokens } from './tokens.js';
+import { wallLine } from './wallLine.js';
 
 
 export type SnapshotScope = 'viewport' | 'page';
@@ -29,6 +30,8 @@ export interface FormatOptions {
   find?: string;
   /** Refs first seen in this snapshot: marked `new`. */
   newRefs?: Set<string>;
+  /** Names of the secrets browser_type may type into this page (its origin or a frame's): said in the header. */
+  secrets?: string[];
 }
 
 export interface FormattedSnapshot {
@@ -204,8 +207,12 @@ export function formatSnapshot(capture: Capture, options: FormatOptions): Format
     distance > 1 ? `${where} ${px(distance)}${counts ? `: ${counts}` : ''}` : counts ? `${where}: ${counts}` : '';
   if (metrics.scrollY <= 0 && belowPx <= 1) header.push('whole page in view');
   if (capture.stoppedLoop) header.push('! the page kept reloading or redirecting by itself; it was stopped to be read, so it may be incomplete');
+  const wall = options.ref || options.find ? undefined : wallLine(capture, options.secrets);
+  if (wall) header.push(...wall.lines);
   const modal = lines.find((l) => MODAL_ROLES.has(l.kind));
-  if (modal) header.push(`! a ${modal.kind} is open and may block the page: ${modal.text.replace(/:$/, '')}`);
+  if (wall?.namesCover) {
+    // The wall's line says what covers the page.
+  } else if (modal) header.push(`! a ${modal.kind} is open and may block the page: ${modal.text.replace(/:$/, '')}`);
   else if (capture.overlay && !options.ref) {
     header.push(`! an overlay covers ${Math.round(capture.overlay.coverage * 100)}% of the screen and may block clicks: ${quote(truncate(capture.overlay.text, 80))}${capture.overlay.controls.length ? ' (its controls are listed first)' : ''}`);
   }

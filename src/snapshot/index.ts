@@ -12,6 +12,8 @@ export { diffCaptures, type SnapshotDiff } from './diff.js';
 export { countTokens } from './tokens.js';
 // Quoting a text cut to fit, for what is read besides pages (files/).
 export { quote } from './textLimits.js';
+// The wall a page puts up (walls.ts), said in one line (browser_handoff reports whether it is gone).
+export { wallLine } from './wallLine.js';
 // Set up once per context and per tab.
 export { LISTENERS_INIT_SCRIPT } from './listeners.js';
 export { warmCapture, warmUpCaptures } from './warmUp.js';

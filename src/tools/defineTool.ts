@@ -29,6 +29,8 @@ export interface CallContext {
   tab: Tab;
   notices: string[];
   deadline: Deadline;
+  /** What Mastra handed the tool call (its suspend and resume, an MCP client's elicitation), for the tools that ask a person. */
+  host?: unknown;
 }
 
 /** What the handler of a tool that needs no page gets (`needsPage: false`): no tab, unless it asks for one. */
@@ -74,6 +76,9 @@ interface ToolDefinitionBase<I extends z.ZodTypeAny, O extends z.ZodRawShape> {
   handlesHungTab?: boolean;
   /** Shapes what the model receives, e.g. an image; by default the result as plain text (modelText.ts). */
   toModelOutput?: (output: ToolResult<z.infer<z.ZodObject<O>>>) => unknown;
+  /** What the call suspends with and is resumed with, for a tool that pauses for a person (Mastra's suspend and resume). */
+  suspendSchema?: z.ZodTypeAny;
+  resumeSchema?: z.ZodTypeAny;
 }
 
 /** A tool that acts on the page: its handler gets the active tab, opened if none is. */
@@ -125,6 +130,7 @@ export function defineBrowserTool<I extends z.ZodTypeAny, O extends z.ZodRawShap
       description: definition.description,
       inputSchema: definition.input,
       outputSchema,
+      ...(definition.suspendSchema ? { suspendSchema: definition.suspendSchema, resumeSchema: definition.resumeSchema } : {}),
       // In an Agent loop Mastra validates the arguments itself and hands its error object here, not to execute.
       toModelOutput: ((output: unknown) => {
         const result = (isMastraValidationError(output) ? fromValidationError(output) : output) as ToolResult<z.infer<z.ZodObject<O>>>;
@@ -132,7 +138,7 @@ export function defineBrowserTool<I extends z.ZodTypeAny, O extends z.ZodRawShap
       }) as (output: unknown) => unknown,
       execute: async (input: z.infer<I>, mastraContext: unknown) => {
         const key = sessionKey(mastraContext, context.config);
-        return traceToolCall(definition.id, mastraContext, () => runTool(definition, context, input, key), () => context.registry.peek(key)?.tabs.activeTab?.page.url()) as Promise<z.infer<typeof outputSchema>>;
+        return traceToolCall(definition.id, mastraContext, () => runTool(definition, context, input, key, false, mastraContext), () => context.registry.peek(key)?.tabs.activeTab?.page.url()) as Promise<z.infer<typeof outputSchema>>;
       },
     });
     // Mastra checks arguments against the schema before our code runs and answers with its own error shape;
@@ -206,6 +212,7 @@ async function runTool<I extends z.ZodTypeAny, O extends z.ZodRawShape>(
   input: z.infer<I>,
   key: string,
   forPerson = false,
+  host?: unknown,
 ): Promise<ToolResult<z.infer<z.ZodObject<O>>>> {
   const notices: string[] = [];
   try {
@@ -228,7 +235,7 @@ async function runTool<I extends z.ZodTypeAny, O extends z.ZodRawShape>(
         }
         return active.tab;
       };
-      const base = { session, config: context.config, notices, deadline };
+      const base = { session, config: context.config, notices, deadline, host };
       let opened: Promise<Tab> | undefined;
       const label = callLabel(definition.id, input);
       session.downloads.callStarted(label, { forPerson });
@@ -240,10 +247,16 @@ async function runTool<I extends z.ZodTypeAny, O extends z.ZodRawShape>(
       if (blocked.length) notices.push(blockedNotice(blocked));
       // The refs the result shows, as data for programs (elements.ts); the model reads them in the text.
       const elements = resultElements(data, sessionRefs([session.tabs.activeTab, ...session.tabs.all()]));
-      return { ok: true as const, ...data, ...elements, ...(notices.length ? { notices } : {}) };
+      // Scrubbed as a whole, elements included: a secret a page echoes back is named, never shown.
+      return scrubbed(context, { ok: true as const, ...data, ...elements, ...(notices.length ? { notices } : {}) });
     }, { slot: !definition.waits, checkTab: !definition.handlesHungTab, forPerson });
   } catch (error) {
     const toolError = toBrowserToolError(error, definition.id.replace(/^browser_/, ''));
-    return { ok: false as const, error: toolError.toJSON(), ...(notices.length ? { notices } : {}) };
+    return scrubbed(context, { ok: false as const, error: toolError.toJSON(), ...(notices.length ? { notices } : {}) });
   }
+}
+
+/** A result with every secret value the vault handed out replaced by its name: a page may echo one back. */
+function scrubbed<T>(context: ToolContext, result: T): T {
+  return context.config.secrets ? context.config.secrets.scrub(result) : result;
 }

@@ -15,6 +15,7 @@ import { historyTool } from './navigation/history.js';
 import { navigateTool } from './navigation/navigate.js';
 import { tabsTool } from './navigation/tabs.js';
 import { dialogTool } from './people/dialog.js';
+import { handoffTool } from './people/handoff.js';
 import { evaluateTool } from './reading/evaluate.js';
 import { readTool } from './reading/read.js';
 import { screenshotTool } from './reading/screenshot.js';
@@ -39,6 +40,7 @@ export const TOOLS = {
   browser_tabs: tabsTool,
   browser_wait: waitTool,
   browser_dialog: dialogTool,
+  browser_handoff: handoffTool,
   browser_read: readTool,
   browser_screenshot: screenshotTool,
   browser_upload: uploadTool,

@@ -5,6 +5,7 @@ import { ensureVisible } from '../helpers/preflight.js';
 import { defineBrowserTool } from '../defineTool.js';
 import { effectsShape, observeAction } from '../helpers/observe.js';
 import { refSchema, resolveTarget } from '../helpers/target.js';
+import { typeSecret } from '../helpers/typeSecret.js';
 
 const MASK = '••••••';
 
@@ -79,10 +80,11 @@ async function typeIntoSurface(locator: Locator, keyboard: Keyboard, text: strin
 export const typeTool = defineBrowserTool({
   id: 'browser_type',
   description:
-    'Type into a text field or an editable surface (a rich text editor, shown as a multiline textbox) by ref, replacing its text (clear=false appends at the end). A line break in the text is typed as Enter. submit=true presses Enter afterwards. Returns the field value (passwords masked) and what changed.',
+    'Type into a text field or an editable surface (a rich text editor, shown as a multiline textbox) by ref, replacing its text (clear=false appends at the end). A line break in the text is typed as Enter. submit=true presses Enter afterwards. Returns the field value (passwords masked) and what changed. For a password or one-time code, pass secret (a name the snapshot lists) instead of text: you never see its value.',
   input: z.object({
     ref: refSchema,
-    text: z.string().describe('The text to enter.'),
+    text: z.string().optional().describe('The text to enter.'),
+    secret: z.string().optional().describe('Instead of text: the name of a secret to type (a password, a one-time code), as listed in the snapshot.'),
     clear: z.boolean().optional().describe('Default true.'),
     submit: z.boolean().optional().describe('Press Enter after typing.'),
     slowly: z
@@ -99,8 +101,13 @@ export const typeTool = defineBrowserTool({
     ...effectsShape,
   },
   // Key by key takes about 40 ms a character on top of the usual time.
-  budget: ({ text, slowly }, config) => config.timeout + (slowly ? String(text).length * 40 : 0),
-  async handle({ ref, text, clear, submit, slowly }, call) {
+  budget: ({ text, slowly }, config) => config.timeout + (slowly ? (text ?? '').length * 40 : 0),
+  validate: ({ text, secret }) => {
+    if ((text === undefined) === (secret === undefined)) throw new BrowserToolError('invalid_input', 'Give either text or secret (the name of a secret), not both and not neither.');
+  },
+  async handle({ ref, text: given, secret, clear, submit, slowly }, call) {
+    if (secret !== undefined) return typeSecret(call, { ref, secret, submit, slowly });
+    const text = given ?? '';
     const target = await resolveTarget(call, ref, 'type into');
     const { locator, label } = target;
     await ensureVisible(locator, label);

@@ -855,8 +855,11 @@ describe('nothing wedges the session', () => {
   it('a script that never ends: the click times out, and the next call replaces the tab and says so', async () => {
     const browser = createTestToolset({ timeout: 2_000, navigationTimeout: 5_000 });
     try {
-      const busy = await call(browser, 'browser_navigate', { url: env.server.url('/busy') });
+      // Opened by Playwright with its own time: only the steps under test are held to the short timeouts.
       const page = await browser.page();
+      await page.goto(env.server.url('/busy'), { timeout: 60_000 });
+      const busy = await call(browser, 'browser_snapshot', {});
+      expect(busy.ok, JSON.stringify(busy.error)).toBe(true);
       await page.context().addCookies([{ name: 'login', value: 'ada', url: env.server.origin }]);
       const click = await call(browser, 'browser_click', { ref: refOf(busy.snapshot, 'button', 'Freeze') });
       expect(click.ok).toBe(false);

@@ -182,13 +182,16 @@ describe('a session per thread', () => {
   });
 
   it('beyond maxConcurrentCalls a call waits its turn; one that would wait past queueTimeout is told to retry; browser_wait is not held up', async () => {
-    const toolset = createTestToolset({ maxConcurrentCalls: 1, queueTimeout: 5_000, timeout: 20_000, navigationTimeout: 20_000 });
+    const toolset = createTestToolset({ maxConcurrentCalls: 1, queueTimeout: 8_000, timeout: 40_000, navigationTimeout: 40_000 });
     try {
+      // The browser and the first thread's context are up before the turns are timed: a launch on a busy machine
+      // holds the slot for longer than any queue time a test could pick.
+      expect((await inThread(toolset, 'a')('browser_navigate', { url: server.url('/fixtures/page-b.html') })).ok).toBe(true);
       const finished: string[] = [];
       const first = inThread(toolset, 'a')('browser_navigate', { url: server.url('/slow-first-byte?ms=2000') }).then((r) => (finished.push('first'), r));
       await new Promise((resolve) => setTimeout(resolve, 300));
-      // Waits about 2 s for its turn (under queueTimeout), then holds the only slot for 10 s.
-      const queued = inThread(toolset, 'd')('browser_navigate', { url: server.url('/slow-first-byte?ms=10000') }).then((r) => (finished.push('queued'), r));
+      // Waits about 2 s for its turn (under queueTimeout), then holds the only slot for 20 s (past queueTimeout).
+      const queued = inThread(toolset, 'd')('browser_navigate', { url: server.url('/slow-first-byte?ms=20000') }).then((r) => (finished.push('queued'), r));
       expect((await first).ok).toBe(true);
       const busy = await inThread(toolset, 'b')('browser_press', { key: 'Tab' });
       const waited = await inThread(toolset, 'c')('browser_wait', { seconds: 0.2 });

@@ -9,7 +9,8 @@ import { Priority, type Line, type WalkContext } from './line.js';
 import { findSubtree, frameOffset, MODAL_ROLES, NAME_LIMIT, quote, rootContext, truncate, walk } from './lines.js';
 import { stageSync } from '../stages.js';
 import { sayOnce, summariseRepeats } from './compact.js';
-import { bandMargin } from './region.js';
+import { bandMargin, bandSpan } from './region.js';
+import { hiddenTextLine } from './hiddenText.js';
 import { framesToName, loadingFramesLine } from './loadingFrames.js';
 import { countTokens } from './tokens.js';
 
@@ -134,6 +135,17 @@ function blockersFirst(lines: Line[], keep: boolean[], overlayControls: string[]
   return [order.map((i) => lines[i]!), order.map((i) => keep[i]!)];
 }
 
+/** Where a snapshot looks, for the count of hidden text (page coordinates): the band, a subtree's box, or everywhere. */
+function hiddenSpan(capture: Capture, roots: Array<AriaNode | string>, options: FormatOptions): [number, number] | undefined {
+  const { scrollY } = capture.metrics;
+  if (options.ref) {
+    const box = typeof roots[0] === 'object' ? roots[0].box : undefined;
+    const offset = frameOffset(capture.tree, options.ref) ?? { x: 0, y: 0 };
+    return box ? [box.y + offset.y + scrollY, box.y + offset.y + box.height + scrollY] : undefined;
+  }
+  return options.scope === 'viewport' && !options.find ? bandSpan(capture.metrics) : undefined;
+}
+
 export function formatSnapshot(capture: Capture, options: FormatOptions): FormattedSnapshot {
   const { metrics } = capture;
   const wholePage = options.scope === 'page' && !options.ref && !options.find;
@@ -222,6 +234,8 @@ export function formatSnapshot(capture: Capture, options: FormatOptions): Format
   const beyond = (where: string, distance: number, counts: string) =>
     distance > 1 ? `${where} ${px(distance)}${counts ? `: ${counts}` : ''}` : counts ? `${where}: ${counts}` : '';
   if (metrics.scrollY <= 0 && belowPx <= 1) header.push('whole page in view');
+  const hidden = hiddenTextLine(capture.hiddenText, hiddenSpan(capture, roots, options), !!options.find);
+  if (hidden) header.push(hidden);
   if (capture.stoppedLoop) header.push('! the page kept reloading or redirecting by itself; it was stopped to be read, so it may be incomplete');
   const modal = lines.find((l) => MODAL_ROLES.has(l.kind));
   if (modal) header.push(`! a ${modal.kind} is open and may block the page: ${modal.text.replace(/:$/, '')}`);

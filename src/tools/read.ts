@@ -4,6 +4,7 @@ import TurndownService from 'turndown';
 import { z } from 'zod';
 import { BrowserToolError } from '../errors.js';
 import { countTokens } from '../snapshot/tokens.js';
+import { articleWithoutHiddenText, elementWithoutHiddenText } from './readableCopy.js';
 import { defineBrowserTool } from './defineTool.js';
 import { refSchema, resolveTarget } from './shared.js';
 
@@ -61,23 +62,23 @@ export const readTool = defineBrowserTool({
     const { page } = call;
     let title = await page.title();
     let html: string;
+    // Text a person cannot see is left out of what is read (snapshot/hiddenText.ts).
+    let hidden: number;
     if (ref !== undefined) {
       const target = await resolveTarget(call, ref, 'read');
-      html = await target.locator.evaluate((el) => el.outerHTML);
+      ({ html, hidden } = await elementWithoutHiddenText(target.locator));
     } else {
-      // A string expression is evaluated by the debugger protocol, so page CSP cannot block it.
-      const article = (await page.evaluate(
-        `(() => { ${readability()}\n; const parsed = new Readability(document.cloneNode(true), { charThreshold: 200 }).parse();
-          return parsed && parsed.content ? { title: parsed.title || document.title, content: parsed.content } : null; })()`,
-      )) as { title: string; content: string } | null;
-      if (article) {
-        title = article.title;
-        html = article.content;
+      const read = await articleWithoutHiddenText(page, readability());
+      ({ hidden } = read);
+      if (read.article) {
+        title = read.article.title;
+        html = read.article.content;
       } else {
-        html = await page.evaluate(() => document.body?.innerHTML ?? '');
+        html = read.body;
         call.notices.push('No main article was found, so the whole page body is given.');
       }
     }
+    if (hidden) call.notices.push(`${hidden} hidden text${hidden === 1 ? ' was' : 's were'} left out (not visible on the page).`);
     const markdown = turndown.turndown(html).trim();
     const pages = paginate(markdown, maxTokens ?? 2_000);
     const wanted = pageNumber ?? 1;

@@ -40,34 +40,36 @@ export type HiddenSpot = [top: number, bottom: number, match: 0 | 1];
 export function hideHiddenText(args: HiddenTextArgs, scopes?: Element[]): HiddenSpot[] {
   type RGB = [number, number, number];
   type Clip = { left: number; top: number; right: number; bottom: number } | null;
-  /** What an element passes on to its content, worked out once per element (ancestors are shared by many texts). */
+  /**
+   * What an element passes on to its content, worked out once per element (ancestors are shared by many texts).
+   * Reading a computed style costs about as much as measuring a box: only four are read of every element.
+   */
   interface Chain {
     style: CSSStyleDeclaration;
-    /** Opacity of the element and its ancestors multiplied; 1 where an opacity is on its way to change. */
-    opacity: number;
-    /** The backdrop of its content: a solid colour, or null when an image, a gradient or something positioned may lie behind. */
-    backdrop: RGB | null;
+    position: string;
     /** The clip its in-flow content is under, in viewport coordinates (null: none). */
     flowClip: Clip;
     /** The clip an absolutely placed descendant whose containing block is this element or above is under. */
     absClip: Clip;
-    /** The clip a fixed descendant is under (only a transformed ancestor holds one in). */
-    fixedClip: Clip;
     /** The element or an ancestor is fixed to the viewport. */
     fixed: boolean;
-    /** Text inside is painted with the background (background-clip: text). */
-    clipText: boolean;
+    /** The backdrop of its content, once asked (`backdropOf`): a solid colour, or null when unknown. */
+    backdrop?: RGB | null;
   }
   const NAMED_BY_CONTENT =
     'a, button, label, summary, option, legend, caption, [role=button], [role=link], [role=checkbox], [role=radio], [role=switch], [role=tab], [role=menuitem], [role=menuitemcheckbox], [role=menuitemradio], [role=option], [role=treeitem]';
   const CONTROL = 'a[href], button, input:not([type=hidden]), select, textarea, summary, [role=button], [role=link], [role=checkbox], [role=radio], [role=switch], [role=tab], [role=menuitem], [role=combobox], [role=textbox], [role=slider]';
   /** What opens a part of the page: a toggle beside it. */
   const TOGGLE = '[aria-expanded], [aria-controls], [aria-haspopup], summary, [data-toggle], [data-bs-toggle]';
-  const SKIPPED = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'TITLE', 'TEXTAREA', 'OPTION', 'SELECT']);
+  /** Text worth hiding has a letter or a digit (not a soft hyphen or a lone "|"). */
+  const WORDY = /[\p{L}\p{N}]/u;
+  const SKIPPED = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'TITLE', 'TEXTAREA', 'SELECT', 'svg']);
   /** Visually-hidden words beside a control are its label up to this length; longer is not a label. */
   const LABEL_LIMIT = 120;
   const chains = new Map<Element, Chain>();
   const docs = new Set<Document>();
+  const styleOf = (el: Element) => (el.ownerDocument.defaultView ?? window).getComputedStyle(el);
+  const parentOf = (el: Element): Element | null => el.parentElement ?? ((el.getRootNode() as ShadowRoot).host as Element | undefined) ?? null;
 
   const parseColor = (value: string): [number, number, number, number] | null => {
     const m = /^rgba?\(\s*([\d.]+)[,\s]+([\d.]+)[,\s]+([\d.]+)(?:\s*[,/]\s*([\d.]+%?))?\s*\)$/.exec(value);
@@ -78,88 +80,113 @@ export function hideHiddenText(args: HiddenTextArgs, scopes?: Element[]): Hidden
   const blend = (top: RGB, alpha: number, below: RGB): RGB => [0, 1, 2].map((i) => top[i]! * alpha + below[i]! * (1 - alpha)) as RGB;
   const intersect = (a: Clip, b: Clip): Clip =>
     !a ? b : !b ? a : { left: Math.max(a.left, b.left), top: Math.max(a.top, b.top), right: Math.min(a.right, b.right), bottom: Math.min(a.bottom, b.bottom) };
-  const ZERO_CLIP_PATH = /^inset\(\s*50%|^circle\(\s*0(px|%)?\s*(at|\))|^polygon\(\s*0(px)? 0(px)?(,\s*0(px)? 0(px)?)*\s*\)$/;
+  /** Whether `r` shows less than a sliver through `clip`. */
+  const clippedAway = (r: DOMRect, clip: Clip) =>
+    !!clip && (Math.min(r.right, clip.right) - Math.max(r.left, clip.left) < 2 || Math.min(r.bottom, clip.bottom) - Math.max(r.top, clip.top) < 2);
 
-  /** The clip an element's own overflow, `clip` or `clip-path` puts on its content, or null. */
-  const ownClip = (el: Element, style: CSSStyleDeclaration): Clip => {
+  /** The clip an element's own overflow (or, placed, its `clip` or `clip-path`) puts on its content, or null. */
+  const ownClip = (el: Element, style: CSSStyleDeclaration, position: string): Clip => {
     // The root's and the body's overflow belong to the viewport, which scrolls.
     if (el === el.ownerDocument.documentElement || el === el.ownerDocument.body) return null;
-    const clips = (v: string) => v === 'hidden' || v === 'clip';
-    const zeroPath = style.clipPath !== 'none' && ZERO_CLIP_PATH.test(style.clipPath);
-    const zeroClip = style.position === 'absolute' || style.position === 'fixed' ? /^rect\(0px,? 0px,? 0px,? 0px\)$/.test(style.clip) : false;
-    const x = clips(style.overflowX);
-    const y = clips(style.overflowY);
-    if (!x && !y && !zeroPath && !zeroClip) {
+    const [overflowX, overflowY = overflowX] = style.overflow.split(' ');
+    const clips = (v: string | undefined) => v === 'hidden' || v === 'clip';
+    const x = clips(overflowX);
+    const y = clips(overflowY);
+    // The visually-hidden pattern clips a placed element to nothing with `clip` or `clip-path`.
+    const zero =
+      position !== 'static' && position !== 'relative' && position !== 'sticky' && (/^rect\(0px,? 0px,? 0px,? 0px\)$/.test(style.clip) || /^inset\(\s*50%/.test(style.clipPath));
+    if (!x && !y && !zero) {
       // A scroll container shows what it holds as it is scrolled, unless it has no room to show anything.
-      if (style.overflowX === 'visible' && style.overflowY === 'visible') return null;
+      if (overflowX === 'visible' && overflowY === 'visible') return null;
       const box = el as HTMLElement;
       if (box.clientWidth >= 2 && box.clientHeight >= 2) return null;
     }
     const r = el.getBoundingClientRect();
-    if (zeroPath || zeroClip) return { left: r.left, top: r.top, right: r.left, bottom: r.top };
+    if (zero) return { left: r.left, top: r.top, right: r.left, bottom: r.top };
     return { left: x ? r.left : -Infinity, top: y ? r.top : -Infinity, right: x ? r.right : Infinity, bottom: y ? r.bottom : Infinity };
   };
 
   const chainOf = (el: Element): Chain => {
     const known = chains.get(el);
     if (known) return known;
-    const view = el.ownerDocument.defaultView ?? window;
-    const style = view.getComputedStyle(el);
-    const parent = el.parentElement ?? ((el.getRootNode() as ShadowRoot).host as Element | undefined) ?? null;
+    const style = styleOf(el);
+    const parent = parentOf(el);
     const up = parent ? chainOf(parent) : null;
-    // An opacity on its way to change (a fade-in, a scroll reveal) will show its content.
-    const fading = style.transitionDuration.split(',').some((d) => parseFloat(d) > 0) && /\b(opacity|all)\b/.test(style.transitionProperty);
-    const animated = style.animationName !== 'none';
-    const ownOpacity = fading || animated ? 1 : parseFloat(style.opacity);
-    const opacity = (up ? up.opacity : 1) * (Number.isNaN(ownOpacity) ? 1 : ownOpacity);
     const position = style.position;
-    // The backdrop: this element's background over its parent's; unknown below an image, a gradient or a dark
-    // canvas. Whatever else may lie behind the text (a photo placed under a banner's words) is looked for only
-    // when the colour matches (`overlapped`).
-    const canvas: RGB | null = /dark/.test(style.colorScheme) ? null : [255, 255, 255];
-    const below: RGB | null = up ? up.backdrop : canvas;
-    const bg = parseColor(style.backgroundColor);
-    let backdrop: RGB | null;
-    if (style.backgroundImage !== 'none') backdrop = null;
-    else if (!bg || bg[3] === 0) backdrop = below;
-    else if (bg[3] >= 0.99) backdrop = [bg[0], bg[1], bg[2]];
-    else backdrop = below ? blend([bg[0], bg[1], bg[2]], bg[3], below) : null;
-    const own = ownClip(el, style);
-    const clipOfSelf = position === 'fixed' ? (up ? up.fixedClip : null) : position === 'absolute' ? (up ? up.absClip : null) : up ? up.flowClip : null;
-    const flowClip = intersect(clipOfSelf, own);
-    const holdsAbs = position !== 'static' || style.transform !== 'none';
-    const holdsFixed = style.transform !== 'none' || style.filter !== 'none' || /transform/.test(style.willChange);
+    // An absolutely placed element escapes the clips between it and the element it is placed in; a fixed one all.
+    const clipOfSelf = position === 'fixed' ? null : position === 'absolute' ? (up ? up.absClip : null) : up ? up.flowClip : null;
+    const flowClip = intersect(clipOfSelf, ownClip(el, style, position));
     const chain: Chain = {
       style,
-      opacity,
-      backdrop,
+      position,
       flowClip,
-      absClip: holdsAbs ? flowClip : up ? up.absClip : null,
-      fixedClip: holdsFixed ? flowClip : up ? up.fixedClip : null,
-      fixed: position === 'fixed' || (!!up && up.fixed && !holdsFixed),
-      clipText: /text/.test(style.backgroundClip || (style as unknown as Record<string, string>).webkitBackgroundClip || '') || (!!up && up.clipText),
+      absClip: position !== 'static' ? flowClip : up ? up.absClip : null,
+      fixed: position === 'fixed' || (!!up && up.fixed),
     };
     chains.set(el, chain);
     return chain;
   };
+  /**
+   * The backdrop of an element's content: its background over its parent's; unknown below an image, a gradient
+   * or a dark canvas. Whatever else may lie behind a text (a photo placed under a banner's words) is looked for
+   * only when the colour matches (`overlapped`).
+   */
+  const backdropOf = (el: Element): RGB | null => {
+    const chain = chainOf(el);
+    if (chain.backdrop !== undefined) return chain.backdrop;
+    const { style } = chain;
+    const bg = parseColor(style.backgroundColor);
+    let backdrop: RGB | null;
+    if (style.backgroundImage !== 'none') backdrop = null;
+    else if (bg && bg[3] >= 0.99) backdrop = [bg[0], bg[1], bg[2]];
+    else {
+      const parent = parentOf(el);
+      const below = parent ? backdropOf(parent) : /dark/.test(style.colorScheme) ? null : ([255, 255, 255] as RGB);
+      backdrop = !bg || bg[3] === 0 ? below : below ? blend([bg[0], bg[1], bg[2]], bg[3], below) : null;
+    }
+    chain.backdrop = backdrop;
+    return backdrop;
+  };
 
   // Texts by the element that holds them, in document order; same-origin frames are read as part of the page.
+  // A control's words are its name, kept whatever they look like (most text on a page is links): not gathered.
   const holders = new Map<Element, Text[]>();
   const scanned: Element[] = [];
   const collect = (root: Element) => {
     const doc = root.ownerDocument;
     docs.add(doc);
     scanned.push(root);
-    const walker = doc.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-    while (walker.nextNode()) {
-      const text = walker.currentNode as Text;
-      const parent = text.parentElement;
-      if (!parent || SKIPPED.has(parent.tagName) || !/\S/.test(text.data)) continue;
-      const list = holders.get(parent);
-      if (list) list.push(text);
-      else holders.set(parent, [text]);
+    if (root.closest(NAMED_BY_CONTENT)) return;
+    const frames: Element[] = [];
+    const walker = doc.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
+    /** The node after the current one's subtree. */
+    const skip = (): Node | null => {
+      for (let at: Node | null = walker.currentNode; at && at !== root; at = walker.parentNode()) {
+        const next = walker.nextSibling();
+        if (next) return next;
+      }
+      return null;
+    };
+    for (let node = walker.nextNode(); node; ) {
+      if (node.nodeType === Node.ELEMENT_NODE) {
+        const el = node as Element;
+        if (SKIPPED.has(el.tagName) || el.matches(NAMED_BY_CONTENT)) {
+          node = skip();
+          continue;
+        }
+        if (el.tagName === 'IFRAME' || el.tagName === 'FRAME') frames.push(el);
+      } else {
+        const text = node as Text;
+        const parent = text.parentElement;
+        if (parent && parent !== doc.body && WORDY.test(text.data)) {
+          const list = holders.get(parent);
+          if (list) list.push(text);
+          else holders.set(parent, [text]);
+        }
+      }
+      node = walker.nextNode();
     }
-    for (const frame of root.querySelectorAll('iframe, frame')) {
+    for (const frame of frames) {
       let inner: Document | null = null;
       try {
         inner = (frame as HTMLIFrameElement).contentDocument;
@@ -173,90 +200,66 @@ export function hideHiddenText(args: HiddenTextArgs, scopes?: Element[]): Hidden
   for (const root of roots) collect(root);
   if (!holders.size) return [];
 
-  // Elements a label reference points to name or describe a control, whatever they look like.
-  const referenced = new Set<Element>();
-  for (const doc of docs) {
-    for (const el of doc.querySelectorAll('[aria-labelledby], [aria-describedby]')) {
-      for (const id of `${el.getAttribute('aria-labelledby') ?? ''} ${el.getAttribute('aria-describedby') ?? ''}`.split(/\s+/)) {
-        const target = id ? doc.getElementById(id) : null;
-        if (target) referenced.add(target);
-      }
-    }
-  }
-  const record = args.listenersKey ? (window as unknown as Record<symbol, { live(): EventTarget[] } | undefined>)[Symbol.for(args.listenersKey)] : undefined;
-  const reacting = new Set<EventTarget>(record?.live() ?? []);
-  /** Ids that a control opens or points to: what it shows when used is reachable. */
-  const opened = new Set<string>();
-  for (const doc of docs) {
-    for (const el of doc.querySelectorAll('[aria-controls], [aria-owns], [data-target], [data-bs-target], a[href^="#"]')) {
-      const ids = `${el.getAttribute('aria-controls') ?? ''} ${el.getAttribute('aria-owns') ?? ''}`.split(/\s+/);
-      for (const attr of ['data-target', 'data-bs-target', 'href']) {
-        const value = el.getAttribute(attr);
-        if (value?.startsWith('#') && value.length > 1) ids.push(value.slice(1));
-      }
-      for (const id of ids) if (id) opened.add(id);
-    }
-  }
-
-  /** Whether a part a person does not see now is one they open: a control points to it or sits beside it. */
-  const reachable = (part: Element): boolean => {
-    for (let el: Element | null = part, depth = 0; el && depth < 2; el = el.parentElement, depth++) {
-      if (el.id && opened.has(el.id)) return true;
-      if (el.tagName === 'DETAILS' || el.tagName === 'DIALOG') return true;
-      for (const sibling of [el.previousElementSibling, el.nextElementSibling]) {
-        if (sibling && (sibling.matches(TOGGLE) || sibling.querySelector(TOGGLE))) return true;
-      }
-    }
-    return false;
-  };
-  /** The outermost ancestor of `el` (itself included) for which `test` still holds. */
-  const outermost = (el: Element, test: (e: Element) => boolean): Element => {
-    let top = el;
-    for (let up = el.parentElement; up && up !== up.ownerDocument.body && test(up); up = up.parentElement) top = up;
-    return top;
-  };
+  const ranges = new Map<Document, Range>();
+  /**
+   * Where the texts are drawn: their element's box, a third of the cost of a range's, unless the words may lie
+   * outside it (a block's negative text-indent pushes them out; a box of no size lets them spill).
+   */
   const textRect = (texts: Text[]): DOMRect => {
-    const range = texts[0]!.ownerDocument.createRange();
+    const el = texts[0]!.parentElement!;
+    const box = el.getBoundingClientRect();
+    if (box.width >= 1 && box.height >= 1) {
+      const { style } = chainOf(el);
+      if (style.display.startsWith('inline') || !(parseFloat(style.textIndent) < 0)) return box;
+    }
+    const doc = el.ownerDocument;
+    const range = ranges.get(doc) ?? ranges.set(doc, doc.createRange()).get(doc)!;
     range.setStartBefore(texts[0]!);
     range.setEndAfter(texts[texts.length - 1]!);
     return range.getBoundingClientRect();
   };
 
-  // One look at every element: opaque ones placed over the page may hide text under them (fixed and sticky ones
-  // are left out: what they cover is reached by scrolling or by closing them), and anything painted may lie
-  // behind a text whose colour matches its ancestors' background.
-  const covers: Array<{ el: Element; rect: DOMRect; z: number }> = [];
-  const painted: Element[] = [];
-  const PAINTED_TAGS = new Set(['IMG', 'VIDEO', 'CANVAS', 'svg', 'PICTURE', 'IFRAME', 'EMBED', 'OBJECT', 'INPUT', 'SELECT', 'TEXTAREA', 'BUTTON']);
-  for (const root of scanned) {
-    const walker = root.ownerDocument!.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
-    for (let node: Node | null = root; node; node = walker.nextNode()) {
-      const el = node as Element;
-      const style = (el.ownerDocument.defaultView ?? window).getComputedStyle(el);
+  // Opaque elements placed over the page may hide text under them; fixed and sticky ones are left out, for what
+  // they cover is reached by scrolling or by closing them. Looked for among the elements whose style was read for
+  // the texts inside them, and among the empty ones (a box laid over words is the usual one); reading the style
+  // of every element would cost as much again as all the rest.
+  const BOXES = new Set(['DIV', 'SPAN', 'SECTION', 'ASIDE', 'ARTICLE', 'FIGURE', 'P', 'HEADER', 'FOOTER', 'I', 'B', 'EM', 'STRONG', 'LI', 'INS', 'MARK']);
+  const findCovers = () => {
+    const found: Array<{ el: Element; rect: DOMRect; z: number }> = [];
+    const consider = (el: Element, style: CSSStyleDeclaration) => {
       const bg = parseColor(style.backgroundColor);
-      if (PAINTED_TAGS.has(el.tagName) || style.backgroundImage !== 'none' || (bg && bg[3] > 0.05)) painted.push(el);
-      if (style.position !== 'absolute' || !bg || bg[3] < 0.95 || style.visibility !== 'visible' || chainOf(el).opacity < 0.95) continue;
+      if (!bg || bg[3] < 0.95 || !el.checkVisibility({ opacityProperty: true, visibilityProperty: true } as CheckVisibilityOptions)) return;
       const rect = el.getBoundingClientRect();
-      if (rect.width < 4 || rect.height < 4) continue;
+      if (rect.width < 4 || rect.height < 4) return;
       const z = parseInt(style.zIndex, 10);
-      covers.push({ el, rect, z: Number.isNaN(z) ? 0 : z });
+      found.push({ el, rect, z: Number.isNaN(z) ? 0 : z });
+    };
+    for (const [el, chain] of chains) if (chain.position === 'absolute') consider(el, chain.style);
+    for (const root of scanned) {
+      const walker = root.ownerDocument.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const el = node as Element;
+        if (el.firstElementChild || !(BOXES.has(el.tagName) || el.tagName.includes('-')) || chains.has(el)) continue;
+        const style = styleOf(el);
+        if (style.position === 'absolute') consider(el, style);
+      }
     }
-  }
+    return found;
+  };
   /** The z-index a text is painted at, and whether anything positioned holds it (else it is painted under anything positioned). */
   const layer = (el: Element): { z: number; placed: boolean } => {
     let z = 0;
     let placed = false;
     for (let e: Element | null = el; e && e !== e.ownerDocument.body; e = e.parentElement) {
-      const { style } = chainOf(e);
-      if (style.position !== 'static') {
-        placed = true;
-        const own = parseInt(style.zIndex, 10);
-        if (!Number.isNaN(own)) z = Math.max(z, own);
-      }
+      const chain = chainOf(e);
+      if (chain.position === 'static') continue;
+      placed = true;
+      const own = parseInt(chain.style.zIndex, 10);
+      if (!Number.isNaN(own)) z = Math.max(z, own);
     }
     return { z, placed };
   };
-  const covered = (el: Element, r: DOMRect): boolean => {
+  const covered = (el: Element, r: DOMRect, covers: Array<{ el: Element; rect: DOMRect; z: number }>): boolean => {
     let mine: { z: number; placed: boolean } | undefined;
     for (const cover of covers) {
       const c = cover.rect;
@@ -268,49 +271,131 @@ export function hideHiddenText(args: HiddenTextArgs, scopes?: Element[]): Hidden
     }
     return false;
   };
-  /** Whether something else than its ancestors' backgrounds may be painted where the text is. */
-  const overlapped = (el: Element, r: DOMRect): boolean =>
-    painted.some((p) => {
-      if (p.contains(el) || p.ownerDocument !== el.ownerDocument) return false;
-      const o = p.getBoundingClientRect();
+  /**
+   * Whether something else than its ancestors' backgrounds may be painted where the text is. Asked only on a
+   * colour match, which ordinary pages rarely have: the elements that paint are listed on the first one.
+   */
+  let painting: Element[] | undefined;
+  const PAINTS = /^(IMG|VIDEO|CANVAS|svg|PICTURE|IFRAME|EMBED|OBJECT)$/;
+  const overlapped = (el: Element, r: DOMRect): boolean => {
+    painting ??= scanned.flatMap((root) =>
+      [root, ...root.querySelectorAll('*')].filter((e) => {
+        if (PAINTS.test(e.tagName)) return true;
+        const style = chains.get(e)?.style ?? styleOf(e);
+        const bg = parseColor(style.backgroundColor);
+        return style.backgroundImage !== 'none' || (!!bg && bg[3] > 0.05);
+      }),
+    );
+    return painting.some((other) => {
+      if (other.contains(el) || other.ownerDocument !== el.ownerDocument) return false;
+      const o = other.getBoundingClientRect();
       return o.left < r.right && o.right > r.left && o.top < r.bottom && o.bottom > r.top;
     });
+  };
 
   const rtl = getComputedStyle(document.documentElement).direction === 'rtl';
-  const offPage = (e: Element, r: DOMRect): boolean => {
-    const view = e.ownerDocument.defaultView ?? window;
-    if (chainOf(e).fixed) return r.right <= 0 || r.bottom <= 0 || r.left >= view.innerWidth || r.top >= view.innerHeight;
-    return (!rtl && r.right + view.scrollX <= 0) || r.bottom + view.scrollY <= 0;
+  const views = new Map<Document, { x: number; y: number; width: number; height: number }>();
+  /** Where a document is scrolled to and how large its viewport is, read once. */
+  const viewOf = (doc: Document) => {
+    const known = views.get(doc);
+    if (known) return known;
+    const view = doc.defaultView ?? window;
+    const found = { x: view.scrollX, y: view.scrollY, width: view.innerWidth, height: view.innerHeight };
+    views.set(doc, found);
+    return found;
   };
-  const CSS = (style: CSSStyleDeclaration, name: string) => (style as unknown as Record<string, string>)[name] ?? '';
-  /** Why the text of `el` is not seen, or '' when it is (or may be). */
-  const unseen = (el: Element, texts: Text[]): string => {
-    if (!el.checkVisibility({ visibilityProperty: true } as CheckVisibilityOptions)) return ''; // the capture leaves it out already
+  /** Placed where no one can scroll to: above or left of the page's start, or a fixed element outside the viewport. */
+  const offPage = (e: Element, r: DOMRect): boolean => {
+    const view = viewOf(e.ownerDocument);
+    if (chainOf(e).fixed) return r.right <= 0 || r.bottom <= 0 || r.left >= view.width || r.top >= view.height;
+    return (!rtl && r.right + view.x <= 0) || r.bottom + view.y <= 0;
+  };
+  const css = (style: CSSStyleDeclaration, name: string) => (style as unknown as Record<string, string>)[name] ?? '';
+  /** An opacity on its way to change (a fade-in, a scroll reveal) will show its content. */
+  const fading = (style: CSSStyleDeclaration) =>
+    style.animationName !== 'none' || (style.transitionDuration.split(',').some((d) => parseFloat(d) > 0) && /\b(opacity|all)\b/.test(style.transitionProperty));
+  /** The outermost ancestor of `el` (itself included) for which `test` still holds. */
+  const outermost = (el: Element, test: (e: Element) => boolean): Element => {
+    let top = el;
+    for (let up = el.parentElement; up && up !== up.ownerDocument.body && test(up); up = up.parentElement) top = up;
+    return top;
+  };
+
+  /** Why the text of `el` is not seen, or '' when it is (or may be) and where it is; being covered is told apart later. */
+  const unseen = (el: Element, texts: Text[]): string | DOMRect => {
+    if (!el.checkVisibility({ opacityProperty: true, visibilityProperty: true } as CheckVisibilityOptions)) {
+      // Not rendered or `visibility: hidden`: the capture leaves it out already. Else an opacity of zero.
+      if (!el.checkVisibility({ visibilityProperty: true } as CheckVisibilityOptions)) return '';
+      const faded = outermost(el, (e) => !e.checkVisibility({ opacityProperty: true } as CheckVisibilityOptions));
+      let holder: Element | null = el;
+      while (holder && holder !== faded.parentElement && styleOf(holder).opacity !== '0') holder = holder.parentElement;
+      return holder && fading(styleOf(holder)) ? '' : 'opacity';
+    }
     const chain = chainOf(el);
     const { style } = chain;
-    if (chain.opacity <= 0.05) return 'opacity';
     if (parseFloat(style.fontSize) < 3) return 'size';
     const r = textRect(texts);
     if (r.width < 1 || r.height < 1) return 'size';
-    const clip = chain.flowClip;
-    if (clip && (Math.min(r.right, clip.right) - Math.max(r.left, clip.left) < 2 || Math.min(r.bottom, clip.bottom) - Math.max(r.top, clip.top) < 2)) return 'clipped';
+    if (clippedAway(r, chain.flowClip)) return 'clipped';
     if (offPage(el, r)) return 'off-screen';
     // The colour: the fill, blended over the backdrop when see-through, against the backdrop.
-    const fill = parseColor(CSS(style, 'webkitTextFillColor') || style.color);
-    const drawn = style.textShadow !== 'none' || parseFloat(CSS(style, 'webkitTextStrokeWidth') || '0') > 0 || chain.clipText;
-    if (fill && chain.backdrop && !drawn && !(el instanceof SVGElement)) {
-      const shown = blend([fill[0], fill[1], fill[2]], fill[3], chain.backdrop);
-      if (Math.max(...shown.map((v, i) => Math.abs(v - chain.backdrop![i]!))) <= 16 && !overlapped(el, r)) return 'colour';
+    const fill = parseColor(css(style, 'webkitTextFillColor'));
+    const backdrop = fill && !(el instanceof SVGElement) ? backdropOf(el) : null;
+    if (fill && backdrop) {
+      const shown = blend([fill[0], fill[1], fill[2]], fill[3], backdrop);
+      if (Math.max(...shown.map((v, i) => Math.abs(v - backdrop[i]!))) <= 16) {
+        // Words drawn otherwise than by their fill: a shadow, an outline, the background showing through them.
+        let clipsText = false;
+        for (let e: Element | null = el; e && !clipsText; e = parentOf(e)) clipsText = /text/.test(chainOf(e).style.backgroundClip || css(chainOf(e).style, 'webkitBackgroundClip'));
+        const drawn = style.textShadow !== 'none' || parseFloat(css(style, 'webkitTextStrokeWidth') || '0') > 0 || clipsText;
+        if (!drawn && !overlapped(el, r)) return 'colour';
+      }
     }
-    if (covers.length && covered(el, r)) return 'covered';
-    return '';
+    return r;
+  };
+
+  // What people reach although they do not see it, worked out on the first text found hidden.
+  let reach: { referenced: Set<Element>; reacting: Set<EventTarget>; opened: Set<string> } | undefined;
+  const reachOf = () => {
+    if (reach) return reach;
+    // Elements a label reference points to name or describe a control, whatever they look like.
+    const referenced = new Set<Element>();
+    // Ids that a control opens or points to: what it shows when used is reachable.
+    const opened = new Set<string>();
+    for (const doc of docs) {
+      for (const el of doc.querySelectorAll('[aria-labelledby], [aria-describedby]')) {
+        for (const id of `${el.getAttribute('aria-labelledby') ?? ''} ${el.getAttribute('aria-describedby') ?? ''}`.split(/\s+/)) {
+          const target = id ? doc.getElementById(id) : null;
+          if (target) referenced.add(target);
+        }
+      }
+      for (const el of doc.querySelectorAll('[aria-controls], [aria-owns], [data-target], [data-bs-target], a[href^="#"]')) {
+        const ids = `${el.getAttribute('aria-controls') ?? ''} ${el.getAttribute('aria-owns') ?? ''}`.split(/\s+/);
+        for (const attr of ['data-target', 'data-bs-target', 'href']) {
+          const value = el.getAttribute(attr);
+          if (value?.startsWith('#') && value.length > 1) ids.push(value.slice(1));
+        }
+        for (const id of ids) if (id) opened.add(id);
+      }
+    }
+    const record = args.listenersKey ? (window as unknown as Record<symbol, { live(): EventTarget[] } | undefined>)[Symbol.for(args.listenersKey)] : undefined;
+    reach = { referenced, opened, reacting: new Set<EventTarget>(record?.live() ?? []) };
+    return reach;
+  };
+  /** Whether a part a person does not see now is one they open: a control points to it or sits beside it. */
+  const reachable = (part: Element): boolean => {
+    for (let el: Element | null = part, depth = 0; el && depth < 2; el = el.parentElement, depth++) {
+      if (el.id && reachOf().opened.has(el.id)) return true;
+      if (el.tagName === 'DETAILS' || el.tagName === 'DIALOG') return true;
+      for (const sibling of [el.previousElementSibling, el.nextElementSibling]) {
+        if (sibling && (sibling.matches(TOGGLE) || sibling.querySelector(TOGGLE))) return true;
+      }
+    }
+    return false;
   };
   /** The element whose own overflow or clip hides text at `r`: the part a control would open. */
   const clipper = (el: Element, r: DOMRect): Element => {
-    for (let e: Element | null = el; e; e = e.parentElement) {
-      const clip = ownClip(e, chainOf(e).style);
-      if (clip && (Math.min(r.right, clip.right) - Math.max(r.left, clip.left) < 2 || Math.min(r.bottom, clip.bottom) - Math.max(r.top, clip.top) < 2)) return e;
-    }
+    for (let e: Element | null = el; e; e = e.parentElement) if (clippedAway(r, ownClip(e, chainOf(e).style, chainOf(e).position))) return e;
     return el;
   };
   /**
@@ -318,13 +403,14 @@ export function hideHiddenText(args: HiddenTextArgs, scopes?: Element[]): Hidden
    * beside a control ("Search", "(opens in a new tab)"), and what a person opens.
    */
   const kept = (el: Element, why: string, texts: Text[]): boolean => {
+    const { referenced, reacting } = reachOf();
     for (let e: Element | null = el; e; e = e.parentElement) if (referenced.has(e)) return true;
     // The name of an element made to react (a script's listener, an onclick, a tabindex), not one wrapping the page.
-    const view = el.ownerDocument.defaultView ?? window;
+    const view = viewOf(el.ownerDocument);
     for (let e: Element | null = el, depth = 0; e && depth < 3; e = e.parentElement, depth++) {
       if (!(reacting.has(e) || e.hasAttribute('onclick') || (e as HTMLElement).tabIndex >= 0)) continue;
       const r = e.getBoundingClientRect();
-      if (r.width * r.height <= view.innerWidth * view.innerHeight * 0.4) return true;
+      if (r.width * r.height <= view.width * view.height * 0.4) return true;
     }
     const sizeOrPlace = why === 'clipped' || why === 'size' || why === 'off-screen';
     if (sizeOrPlace && texts.reduce((n, t) => n + t.data.trim().length, 0) <= LABEL_LIMIT) {
@@ -332,17 +418,20 @@ export function hideHiddenText(args: HiddenTextArgs, scopes?: Element[]): Hidden
       for (const sibling of [box.previousElementSibling, box.nextElementSibling]) if (sibling?.matches(CONTROL)) return true;
     }
     if (why === 'clipped') return reachable(clipper(el, textRect(texts)));
-    if (why === 'opacity') return reachable(outermost(el, (e) => chainOf(e).opacity <= 0.05));
+    if (why === 'opacity') return reachable(outermost(el, (e) => !e.checkVisibility({ opacityProperty: true } as CheckVisibilityOptions)));
     if (why === 'off-screen') return reachable(outermost(el, (e) => offPage(e, e.getBoundingClientRect())));
     return false;
   };
 
-  const hidden: Array<[Element, Text[]]> = [];
+  const hidden: Array<[Element, Text[], string]> = [];
+  const seen: Array<[Element, Text[], DOMRect]> = [];
   for (const [el, texts] of holders) {
-    if (el.closest(NAMED_BY_CONTENT)) continue; // a control's name: cheap to tell, and most text on a page is links
     const why = unseen(el, texts);
-    if (why && !kept(el, why, texts)) hidden.push([el, texts]);
+    if (typeof why !== 'string') seen.push([el, texts, why]);
+    else if (why && !kept(el, why, texts)) hidden.push([el, texts, why]);
   }
+  const covers = seen.length ? findCovers() : [];
+  if (covers.length) for (const [el, texts, r] of seen) if (covered(el, r, covers) && !kept(el, 'covered', texts)) hidden.push([el, texts, 'covered']);
   if (!hidden.length) return [];
 
   const spots: HiddenSpot[] = [];
@@ -354,21 +443,19 @@ export function hideHiddenText(args: HiddenTextArgs, scopes?: Element[]): Hidden
     style.setProperty('visibility', visibility, 'important');
     style.setProperty('transition', 'none', 'important');
   };
-  for (const [el, texts] of hidden) {
+  for (const [el, texts, why] of hidden) {
     const r = textRect(texts);
-    const view = el.ownerDocument.defaultView ?? window;
+    const { y } = viewOf(el.ownerDocument);
     const match = args.query ? (texts.some((t) => t.data.toLowerCase().includes(args.query!)) ? 1 : 0) : 0;
-    spots.push([Math.round(r.top + view.scrollY), Math.round(r.bottom + view.scrollY), match]);
+    spots.push([Math.round(r.top + y), Math.round(r.bottom + y), match]);
     if (args.mode === 'read') {
-      el.setAttribute(args.readAttribute!, '');
+      el.setAttribute(args.readAttribute!, why); // why: for a person looking at the copy
       saved.push([el, null]);
       continue;
     }
     restyle(el, 'hidden');
     // Its own text goes; what it holds that is seen stays seen.
-    for (const child of el.children) {
-      if (!hiddenSet.has(child) && (child.ownerDocument.defaultView ?? window).getComputedStyle(child).visibility === 'visible') restyle(child, 'visible');
-    }
+    for (const child of el.children) if (!hiddenSet.has(child) && styleOf(child).visibility === 'visible') restyle(child, 'visible');
   }
   (window as unknown as Record<symbol, unknown>)[Symbol.for(args.markersKey)] = { saved, attribute: args.mode === 'read' ? args.readAttribute : undefined };
   return spots;

@@ -11,6 +11,7 @@ import { stageSync } from '../stages.js';
 import { sayOnce, summariseRepeats } from './compact.js';
 import { bandMargin, bandSpan } from './region.js';
 import { hiddenTextLine } from './hiddenText.js';
+import { markAddressed } from './addressed.js';
 import { framesToName, loadingFramesLine } from './loadingFrames.js';
 import { countTokens } from './tokens.js';
 
@@ -323,7 +324,8 @@ function applyBudget(lines: Line[], keep: boolean[], header: string[], footer: s
     }
   }
 
-  const body = lines.filter((_, i) => keep[i]).map(render);
+  // Text that speaks to the agent is the page's, and the line before it says so (addressed.ts).
+  const body = markAddressed(lines.filter((_, i) => keep[i]).map(render));
   const parts = [...header, ...body, ...footer];
   if (unread) {
     parts.push(`[cut to fit ${maxTokens} tokens: ${tallyText(countKinds(cut, true, new Map(unread.counts)))}; ${unread.note}]`);

@@ -4,6 +4,7 @@ import TurndownService from 'turndown';
 import { z } from 'zod';
 import { BrowserToolError } from '../errors.js';
 import { countTokens } from '../snapshot/tokens.js';
+import { markAddressed } from '../snapshot/addressed.js';
 import { articleWithoutHiddenText, elementWithoutHiddenText } from './readableCopy.js';
 import { defineBrowserTool } from './defineTool.js';
 import { refSchema, resolveTarget } from './shared.js';
@@ -79,7 +80,8 @@ export const readTool = defineBrowserTool({
       }
     }
     if (hidden) call.notices.push(`${hidden} hidden text${hidden === 1 ? ' was' : 's were'} left out (not visible on the page).`);
-    const markdown = turndown.turndown(html).trim();
+    // Text that speaks to the agent is the page's, and the line before it says so (snapshot/addressed.ts).
+    const markdown = markAddressed(turndown.turndown(html).trim().split('\n')).join('\n');
     const pages = paginate(markdown, maxTokens ?? 2_000);
     const wanted = pageNumber ?? 1;
     if (wanted > pages.length) {

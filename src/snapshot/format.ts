@@ -137,14 +137,14 @@ function blockersFirst(lines: Line[], keep: boolean[], overlayControls: string[]
 }
 
 /** Where a snapshot looks, for the count of hidden text (page coordinates): the band, a subtree's box, or everywhere. */
-function hiddenSpan(capture: Capture, roots: Array<AriaNode | string>, options: FormatOptions): [number, number] | undefined {
-  const { scrollY } = capture.metrics;
+function hiddenBand(capture: Capture, roots: Array<AriaNode | string>, options: FormatOptions): { span: [number, number]; width?: number } | undefined {
+  const { scrollY, viewportWidth } = capture.metrics;
   if (options.ref) {
     const box = typeof roots[0] === 'object' ? roots[0].box : undefined;
     const offset = frameOffset(capture.tree, options.ref) ?? { x: 0, y: 0 };
-    return box ? [box.y + offset.y + scrollY, box.y + offset.y + box.height + scrollY] : undefined;
+    return box ? { span: [box.y + offset.y + scrollY, box.y + offset.y + box.height + scrollY] } : undefined;
   }
-  return options.scope === 'viewport' && !options.find ? bandSpan(capture.metrics) : undefined;
+  return options.scope === 'viewport' && !options.find ? { span: bandSpan(capture.metrics), width: viewportWidth } : undefined;
 }
 
 export function formatSnapshot(capture: Capture, options: FormatOptions): FormattedSnapshot {
@@ -235,7 +235,7 @@ export function formatSnapshot(capture: Capture, options: FormatOptions): Format
   const beyond = (where: string, distance: number, counts: string) =>
     distance > 1 ? `${where} ${px(distance)}${counts ? `: ${counts}` : ''}` : counts ? `${where}: ${counts}` : '';
   if (metrics.scrollY <= 0 && belowPx <= 1) header.push('whole page in view');
-  const hidden = hiddenTextLine(capture.hiddenText, hiddenSpan(capture, roots, options), !!options.find);
+  const hidden = hiddenTextLine(capture.hiddenText, hiddenBand(capture, roots, options), !!options.find);
   if (hidden) header.push(hidden);
   if (capture.stoppedLoop) header.push('! the page kept reloading or redirecting by itself; it was stopped to be read, so it may be incomplete');
   const modal = lines.find((l) => MODAL_ROLES.has(l.kind));

@@ -30,8 +30,11 @@ export interface HiddenTextArgs {
   listenersKey?: string;
 }
 
-/** A place where hidden text was left out: its top and bottom in page coordinates, and 1 when it holds the find's text. */
-export type HiddenSpot = [top: number, bottom: number, match: 0 | 1];
+/**
+ * A place where hidden text was left out: its top and bottom in page coordinates, its left and right in the
+ * viewport's, and 1 when it holds the find's text.
+ */
+export type HiddenSpot = [top: number, bottom: number, left: number, right: number, match: 0 | 1];
 
 /**
  * Runs in the page. `scopes` limits the work to the subtrees a capture takes (region.ts, portion.ts); without
@@ -447,7 +450,7 @@ export function hideHiddenText(args: HiddenTextArgs, scopes?: Element[]): Hidden
     const r = textRect(texts);
     const { y } = viewOf(el.ownerDocument);
     const match = args.query ? (texts.some((t) => t.data.toLowerCase().includes(args.query!)) ? 1 : 0) : 0;
-    spots.push([Math.round(r.top + y), Math.round(r.bottom + y), match]);
+    spots.push([Math.round(r.top + y), Math.round(r.bottom + y), Math.round(r.left), Math.round(r.right), match]);
     if (args.mode === 'read') {
       el.setAttribute(args.readAttribute!, why); // why: for a person looking at the copy
       saved.push([el, null]);
@@ -478,11 +481,16 @@ export function releaseHiddenText(markersKey: string): void {
 }
 
 /**
- * The snapshot's line saying how much hidden text was left out where it looks (`span`, page coordinates; all
- * of the page without one), or of the find's matches: a count, never the text. '' when none was.
+ * The snapshot's line saying how much hidden text was left out where it looks: in `band` (page coordinates, and
+ * across the viewport's `width`), all of the page without one, or among the find's matches. A count, never the
+ * text; '' when none was.
  */
-export function hiddenTextLine(spots: HiddenSpot[] | undefined, span: [number, number] | undefined, find: boolean): string {
-  const count = (spots ?? []).filter(([top, bottom, match]) => (find ? match === 1 : !span || (bottom >= span[0] && top <= span[1]))).length;
+export function hiddenTextLine(spots: HiddenSpot[] | undefined, band: { span: [number, number]; width?: number } | undefined, find: boolean): string {
+  const count = (spots ?? []).filter(([top, bottom, left, right, match]) => {
+    if (find) return match === 1;
+    if (!band) return true;
+    return bottom >= band.span[0] && top <= band.span[1] && (band.width === undefined || (right > 0 && left < band.width));
+  }).length;
   return count ? `left out: ${count} hidden text${count === 1 ? '' : 's'} (not visible on the page)` : '';
 }
 

@@ -14,6 +14,7 @@ import type { SessionRegistry } from '../session/registry.js';
 import type { BrowserSession } from '../session/session.js';
 import type { Tab } from '../session/tab.js';
 import { toModelText, type ResultLike } from './modelText.js';
+import { BOUNDARY_NOTE, boundaryOf } from './boundary.js';
 import { traceToolCall } from './toolSpan.js';
 
 export interface ToolContext {
@@ -42,8 +43,9 @@ export const errorSchema = z.object({
 });
 
 const noticesSchema = z.array(z.string()).optional().describe('Things you should know about this call, such as a browser restart.');
+const boundarySchema = z.string().optional().describe("The session's content boundary: the text the model reads puts what came from the page between its markers (boundary.ts).");
 
-export type ToolResult<T> = ({ ok: true; notices?: string[] } & T) | { ok: false; error: z.infer<typeof errorSchema>; notices?: string[] };
+export type ToolResult<T> = ({ ok: true; notices?: string[]; boundary?: string } & T) | { ok: false; error: z.infer<typeof errorSchema>; notices?: string[]; boundary?: string };
 
 export interface BrowserToolDefinition<I extends z.ZodTypeAny, O extends z.ZodRawShape> {
   id: string;
@@ -71,6 +73,8 @@ export interface BrowserToolDefinition<I extends z.ZodTypeAny, O extends z.ZodRa
   handlesHungTab?: boolean;
   /** Shapes what the model receives, e.g. an image; by default the result as plain text (modelText.ts). */
   toModelOutput?: (output: ToolResult<z.infer<z.ZodObject<O>>>) => unknown;
+  /** Its description says how page content is marked off in results, while the boundary is on (boundary.ts). */
+  describesBoundary?: boolean;
 }
 
 /** A RequestContext entry that names the session outright, e.g. one per workflow run: `requestContext.set('browserSession', runId)`. */
@@ -96,14 +100,14 @@ export function sessionKey(context: unknown, config: ResolvedConfig): string {
 }
 
 export function defineBrowserTool<I extends z.ZodTypeAny, O extends z.ZodRawShape>(definition: BrowserToolDefinition<I, O>) {
-  const success = z.object({ ok: z.literal(true), notices: noticesSchema, ...definition.output });
-  const failure = z.object({ ok: z.literal(false), error: errorSchema, notices: noticesSchema });
+  const success = z.object({ ok: z.literal(true), notices: noticesSchema, boundary: boundarySchema, ...definition.output });
+  const failure = z.object({ ok: z.literal(false), error: errorSchema, notices: noticesSchema, boundary: boundarySchema });
   const outputSchema = z.union([success, failure]);
 
   const factory = (context: ToolContext) => {
     const tool = createTool({
       id: definition.id,
-      description: definition.description,
+      description: definition.describesBoundary && context.config.contentBoundary ? definition.description + BOUNDARY_NOTE : definition.description,
       inputSchema: definition.input,
       outputSchema,
       // In an Agent loop Mastra validates the arguments itself and hands its error object here, not to execute.
@@ -183,11 +187,14 @@ async function runTool<I extends z.ZodTypeAny, O extends z.ZodRawShape>(
   forPerson = false,
 ): Promise<ToolResult<z.infer<z.ZodObject<O>>>> {
   const notices: string[] = [];
+  // What came from the page is marked off in the text the model reads (boundary.ts), errors' snapshots too.
+  let boundary: { boundary: string } | undefined;
   try {
     rejectHugeStrings(input);
     definition.validate?.(input, context.config);
     const budget = budgetOf(definition, input, context.config);
     const { session, notices: sessionNotices } = await context.registry.get(key, budget);
+    if (context.config.contentBoundary) boundary = { boundary: boundaryOf(session) };
     // A person's call leaves what the session must tell (it was closed and started again) to the agent's next call.
     if (forPerson) session.tellNextCall(sessionNotices);
     else notices.push(...sessionNotices);
@@ -202,10 +209,10 @@ async function runTool<I extends z.ZodTypeAny, O extends z.ZodRawShape>(
       const data = await definition.handle(input, call);
       const blocked = session.tabs.all().flatMap((page) => session.tabs.tabOf(page).takeBlocked());
       if (blocked.length) notices.push(blockedNotice(blocked));
-      return { ok: true as const, ...data, ...(notices.length ? { notices } : {}) };
+      return { ok: true as const, ...data, ...(notices.length ? { notices } : {}), ...boundary };
     }, { slot: !definition.waits, checkTab: !definition.handlesHungTab, forPerson });
   } catch (error) {
     const toolError = toBrowserToolError(error, definition.id.replace(/^browser_/, ''));
-    return { ok: false as const, error: toolError.toJSON(), ...(notices.length ? { notices } : {}) };
+    return { ok: false as const, error: toolError.toJSON(), ...(notices.length ? { notices } : {}), ...boundary };
   }
 }

@@ -59,6 +59,7 @@ export const readTool = defineBrowserTool({
     tokens: z.number(),
   },
   budget: 'page',
+  describesBoundary: true,
   async handle({ ref, maxTokens, page: pageNumber }, call) {
     const { page } = call;
     let title = await page.title();

@@ -415,8 +415,15 @@ export function hideHiddenText(args: HiddenTextArgs, scopes?: Element[]): Hidden
       const r = e.getBoundingClientRect();
       if (r.width * r.height <= view.width * view.height * 0.4) return true;
     }
-    const sizeOrPlace = why === 'clipped' || why === 'size' || why === 'off-screen';
-    if (sizeOrPlace && texts.reduce((n, t) => n + t.data.trim().length, 0) <= LABEL_LIMIT) {
+    // The visually-hidden pattern: clipped to a box of a pixel or none, or placed off the page.
+    const visuallyHidden =
+      why === 'off-screen' ||
+      (why === 'clipped' &&
+        (() => {
+          const box = clipper(el, textRect(texts)).getBoundingClientRect();
+          return box.width <= 2 && box.height <= 2;
+        })());
+    if (visuallyHidden && texts.reduce((n, t) => n + t.data.trim().length, 0) <= LABEL_LIMIT) {
       const box = outermost(el, (e) => e.childElementCount <= 1 && !e.matches(CONTROL));
       for (const sibling of [box.previousElementSibling, box.nextElementSibling]) if (sibling?.matches(CONTROL)) return true;
     }

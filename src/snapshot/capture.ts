@@ -21,6 +21,7 @@ import { hideBlankFrames, showBlankFrames, type BlankFramesArgs } from './blankF
 import { editableKey, markEditables, markFrameEditables, otherSiteFrames, releaseEditables } from './editables.js';
 import { labelHostControls, releaseHostLabels } from './hostLabels.js';
 import { hideHiddenText, releaseHiddenText } from './hiddenText.js';
+import { sight } from './sight.js';
 
 export type { AriaNode, Box, Capture, CaptureRegion, ElementFacts, LoadingFrame, Overlay, PageMetrics } from './tree.js';
 
@@ -72,6 +73,7 @@ interface PrepareHelpers {
   markEditables: typeof markEditables;
   labelHostControls: typeof labelHostControls;
   hideHiddenText: typeof hideHiddenText;
+  sight: typeof sight;
 }
 
 /**
@@ -88,7 +90,7 @@ function prepareCapture(arg: PrepareArgs, helpers: PrepareHelpers) {
     const region = portion?.roots ? portion : arg.region ? helpers.chooseRegion(arg.region, helpers) : undefined;
     const roots = region?.roots;
     // Text a person cannot see is hidden from the capture (hiddenText.ts).
-    const hiddenText = helpers.hideHiddenText({ markersKey: arg.hiddenTextKey, mode: 'capture', query: arg.portion?.matches?.query, listenersKey: arg.facts.listenersKey }, roots);
+    const hiddenText = helpers.hideHiddenText({ markersKey: arg.hiddenTextKey, mode: 'capture', query: arg.portion?.matches?.query, listenersKey: arg.facts.listenersKey }, helpers, roots);
     const pageFacts = helpers.collectPageFacts(arg.facts, roots);
     const facts = { ...pageFacts, editables, marked: pageFacts.marked + editables.length + hostLabels };
     if (roots) w[Symbol.for(`${arg.facts.markersKey}.region`)] = helpers.ownRoots(roots, arg.ownerId);
@@ -233,7 +235,7 @@ async function captureShown(
         hostLabelsKey: HOST_LABELS_KEY,
         hiddenTextKey: HIDDEN_TEXT_KEY,
       },
-      { chooseRegion, choosePortion, chooseOpening, chooseMatches, countedKinds, collectPageFacts, ownRoots, ownChanges, hideBlankFrames, readableFrameDocuments, markEditables, labelHostControls, hideHiddenText },
+      { chooseRegion, choosePortion, chooseOpening, chooseMatches, countedKinds, collectPageFacts, ownRoots, ownChanges, hideBlankFrames, readableFrameDocuments, markEditables, labelHostControls, hideHiddenText, sight },
     ),
   );
   const frameEditables = (await marking) ?? [];

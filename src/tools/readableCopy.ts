@@ -6,6 +6,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { pageScript } from '../inPage.js';
 import { copyWithoutHiddenText, hideHiddenText, releaseHiddenText, type HiddenTextCopyArgs } from '../snapshot/hiddenText.js';
+import { sight } from '../snapshot/sight.js';
 import { LISTENERS_KEY } from '../snapshot/listeners.js';
 
 const COPY: HiddenTextCopyArgs = { markersKey: 'mastra-browser-toolset.readHidden', attribute: 'data-mastra-browser-toolset-unseen', listenersKey: LISTENERS_KEY };
@@ -13,7 +14,7 @@ const ELEMENT_KEY = 'mastra-browser-toolset.readElement';
 
 /** The expression that makes the copy (`made.copy`, `made.hidden`). */
 function copyScript(args: HiddenTextCopyArgs): string {
-  return pageScript(copyWithoutHiddenText, args, { hideHiddenText, releaseHiddenText });
+  return pageScript(copyWithoutHiddenText, args, { hideHiddenText, releaseHiddenText, sight });
 }
 
 /**

@@ -1,5 +1,5 @@
 // The layer and cycle check run by `npm run deps` (part of `npm test`).
-// Layers, lowest first: browser → snapshot and store → loading → session → tools → provider, mcp and cli.
+// Layers, lowest first: browser → snapshot, store and files → loading → session → tools → provider, mcp and cli.
 // A module may import its own layer or any layer below it, never one above, and never in a circle.
 // Type-only imports count too: a type pulled from a higher layer ties the two layers together all the same.
 
@@ -29,6 +29,8 @@ module.exports = {
       'Launching and finding Chromium needs nothing from the layers built on top of it.'),
     stayBelow('session-stays-below-tools', '^src/session/', ['tools', 'provider', 'mcp', 'cli'],
       'Tools are built on the session; the session never depends on a tool.'),
+    stayBelow('files-stay-below-session', '^src/files/', ['session', 'loading', 'tools', 'provider', 'mcp', 'cli'],
+      'Reading a downloaded file needs its path and the call\'s time, never a session or a tool.'),
     stayBelow('store-stays-below-session', '^src/store/', ['session', 'loading', 'tools', 'provider', 'mcp', 'cli'],
       'The store keeps and returns saved state; it knows nothing of sessions or tools.'),
     stayBelow('config-stays-below-session', '^src/config\\.ts$', ['session', 'loading', 'tools', 'provider', 'mcp', 'cli'],

@@ -92,6 +92,7 @@ function compareBlock(): string {
   const tools = tableWith('tools.md', 'tools');
   const tasks = tableWith('tasks.md', 'completed');
   const widgets = tableWith('tasks-widgets.md', 'completed');
+  const perTask = tableWith('tokens.md', 'tokens per finished task');
   const network = tableWith('network.md', 'median ms');
   const memory = tableWith('sessions-memory.md', 'processes');
   const latencyRatio = (peer: string) => {
@@ -114,6 +115,7 @@ function compareBlock(): string {
     ['tool-list tokens', toolsCell('ours (default)'), toolsCell('@mastra/agent-browser'), toolsCell('@playwright/mcp'), link('tools.md')],
     ['tasks completed, made-up pages', ...systems.map((s) => cell(tasks, s, 'completed')), link('tasks.md')],
     ['tasks completed, real widget libraries', ...systems.map((s) => cell(widgets, s, 'completed')), link('tasks-widgets.md')],
+    ['tokens per finished task: made-up pages / real widget libraries', ...systems.map((s) => `${cell(perTask, `made-up pages: ${s}`, 'tokens per finished task')} / ${cell(perTask, `real widget libraries: ${s}`, 'tokens per finished task')}`), link('tokens.md')],
     ['open a page and snapshot it on a slow, lossy network: median / p95, errors', ...systems.map(net), link('network.md')],
     ['10 threads of a Mastra browser provider: Chromium processes, PSS', tenThreads('mastra-browser-toolset'), tenThreads('@mastra/agent-browser'), 'not measured', link('sessions-memory.md')],
   ];

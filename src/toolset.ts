@@ -62,9 +62,8 @@ function chooseTools(config: ResolvedConfig): BrowserToolId[] {
     (id) =>
       (include ? include.includes(id) : true) &&
       !exclude?.includes(id) &&
-      // Arbitrary JavaScript is opt-in, and uploads need a directory to read from.
-      (id !== 'browser_evaluate' || config.allowEvaluate) &&
-      (id !== 'browser_upload' || config.uploadDir !== undefined),
+      // Arbitrary JavaScript is opt-in. Uploads take the session's downloads, and files of uploadDir when set.
+      (id !== 'browser_evaluate' || config.allowEvaluate),
   );
 }
 

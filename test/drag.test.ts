@@ -5,7 +5,7 @@
  * the order from the widget itself, as the page would save it.
  */
 import { describe, expect, it } from 'vitest';
-import { call, refOf, useServerAndBrowser } from './helpers/toolset.js';
+import { call, createTestToolset, refOf, useServerAndBrowser } from './helpers/toolset.js';
 
 const env = useServerAndBrowser();
 
@@ -250,5 +250,27 @@ describe('browser_drag on FullCalendar', () => {
     expect(event, snap).not.toBeNull();
     await dragRef(event![1]!, cellRef(snap, 'March 18, 2026'));
     expect(await read('startOf("review")')).toBe('2026-03-18');
+  });
+});
+
+describe('browser_drag on a page that stops answering', () => {
+  it('ends as a timeout once the page takes no more moves, and the next call works', async () => {
+    // A drag's time runs from the last move the page took: only a page gone silent ends it.
+    const browser = createTestToolset({ timeout: 5_000 });
+    try {
+      await call(browser, 'browser_navigate', { url: env.server.url('/fixtures/widgets/long-list.html?pointer') });
+      // A few moves into the drag, a script of the page never ends.
+      await (await browser.page()).evaluate(() => {
+        let moves = 0;
+        addEventListener('pointermove', (event) => { if (event.buttons && ++moves > 8) while (true); }, true);
+      });
+      const snap = (await call(browser, 'browser_snapshot', { scope: 'page', maxTokens: 10_000 })).snapshot;
+      const result = await call(browser, 'browser_drag', { from: refOf(snap, REACTING, 'Task 2'), to: refOf(snap, REACTING, 'Task 35') });
+      expect(result).toMatchObject({ ok: false, error: { code: 'timeout' } });
+      const next = await call(browser, 'browser_navigate', { url: env.server.url('/fixtures/page-a.html') });
+      expect(next, JSON.stringify(next.error)).toMatchObject({ ok: true, title: 'Page A' });
+    } finally {
+      await browser.close();
+    }
   });
 });

@@ -169,6 +169,17 @@ describe('navigation errors', () => {
     expect(result.error.snapshot).toContain('404 Not found');
   });
 
+  it('an error status with no page (an empty 503) fails with navigation_failed naming the status, on every Chromium', async () => {
+    // The npm-shipped headless shell shows an empty page; Chrome and Chromium fail the load
+    // (ERR_HTTP_RESPONSE_CODE_FAILURE) and show their own.
+    await call(env.browser, 'browser_navigate', { url: env.server.url('/fixtures/list.html') });
+    const result = await call(env.browser, 'browser_navigate', { url: env.server.url('/empty-error?status=503') });
+    expect(result.ok).toBe(false);
+    expect(result.error).toMatchObject({ code: 'navigation_failed', retryable: true });
+    expect(result.error.message).toMatch(/empty-error\?status=503 answered HTTP 503 Service Unavailable\.$/);
+    expect((await call(env.browser, 'browser_snapshot', {})).ok).toBe(true);
+  });
+
   it('an address that answers 204 No Content fails with navigation_failed, says so, and the tab keeps its page', async () => {
     await call(env.browser, 'browser_navigate', { url: env.server.url('/fixtures/list.html') });
     const result = await call(env.browser, 'browser_navigate', { url: env.server.url('/event?from-test') });

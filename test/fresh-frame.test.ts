@@ -10,8 +10,8 @@ import { RENEW_AFTER } from '../src/loading/browsingInstance.js';
 import { isBetweenPages } from '../src/loading/historyMoves.js';
 import { call, createTestToolset, refOf, useServerAndBrowser } from './helpers/toolset.js';
 
-// A short navigation timeout: one test waits for a server that never answers.
-const env = useServerAndBrowser({ navigationTimeout: 3_000 });
+// The product's navigation time, for every navigate of the site; the one to a server that never answers waits it out.
+const env = useServerAndBrowser();
 
 /** The Nth page of one site (127.0.0.1): the same fixture under another address each time. */
 const pageOfSite = (n: number) => env.server.url(`/fixtures/page-a.html?n=${n}`);

@@ -50,7 +50,7 @@ describe('real widget tasks', () => {
     expect(WIDGET_TASKS.length).toBeGreaterThanOrEqual(20);
     const libraries = new Set<string>();
     for (const task of WIDGET_TASKS) {
-      const html = task.render(specOf(task, 1), { page: 'main', episode: 'x', url: () => '/' });
+      const html = task.render(specOf(task, 1), { page: 'main', episode: 'x', url: () => '/', otherSite: () => '/', fileUrl: () => '/' });
       for (const [, path] of html.matchAll(/(?:src|href)="\/modules\/([^"]+)"/g)) {
         libraries.add(path!.startsWith('@') ? path!.split('/').slice(0, 2).join('/') : path!.split('/')[0]!);
         const response = await fetch(`${server.origin}/modules/${path}`);

@@ -3,10 +3,12 @@
  * read each system's format, and an episode through our toolset yields a complete, classified result.
  * It does not assert on our pass rate: the snapshot is improved separately, and bench:tasks measures it.
  */
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAriaYaml } from '../bench/tasks/adapters/ariaYaml.js';
 import { OursAdapter } from '../bench/tasks/adapters/ours.js';
+import { breakdownOf, EpisodeMemory, toolKey } from '../bench/tasks/breakdown.js';
 import { parseOurs } from '../bench/tasks/adapters/oursFormat.js';
 import { runEpisode } from '../bench/tasks/episode.js';
 import { TASKS } from '../bench/tasks/pages/index.js';
@@ -53,7 +55,7 @@ describe('task pages', () => {
     expect(new Set(TASKS.map((t) => t.category))).toEqual(new Set(CATEGORIES));
     for (const t of TASKS) {
       for (const seed of [1, 2, 3]) {
-        const html = t.render(specOf(t, seed), { page: 'main', episode: 'x', url: () => '/' });
+        const html = t.render(specOf(t, seed), { page: 'main', episode: 'x', url: () => '/', otherSite: () => '/', fileUrl: () => '/' });
         expect(html, `${t.id}#${seed}`).toContain('id="query"');
       }
     }
@@ -146,7 +148,28 @@ describe('episodes through our toolset', () => {
       expect(result.trace[0]).toMatch(/^browser_navigate /);
       expect(result.tokens).toBeGreaterThan(0);
       if (!result.success) expect(result.cause).toBeDefined();
+      // Where the tokens went: one breakdown per call, its parts adding up to the call's tokens.
+      expect(result.calls!.length).toBe(result.toolCalls);
+      expect(result.calls!.reduce((n, c) => n + c.tokens, 0)).toBe(result.tokens);
+      for (const call of result.calls!) expect(Object.values(call.parts).reduce((a, b) => a + b, 0)).toBeCloseTo(call.tokens, 0);
+      expect(result.calls![0]!.parts.page).toBeGreaterThan(0);
     }
+  });
+
+  it('say where a result\'s tokens go, and what the model had read before', () => {
+    const memory = new EpisodeMemory();
+    const navigate = 'status: 200\npage "Shop" http://shop.test/\nwhole page in view\n# Basket\nf2e5 button "Pay"\nf2e6 link "Help"';
+    const first = breakdownOf('ours', 'browser_navigate {"url":"http://shop.test/"}', navigate, countTokens(navigate), memory);
+    expect(Object.keys(first.parts).sort()).toEqual(['elements', 'page', 'position', 'status', 'text']);
+    expect(first.repeated).toEqual({});
+    const click = 'clicked: f2e5 (button "Pay")\nurl: http://shop.test/\nnavigated: false\nchanges:\n+ Paid.';
+    const second = breakdownOf('ours', 'browser_click {"ref":"f2e5"}', click, countTokens(click), memory);
+    expect(Object.keys(second.parts).sort()).toEqual(['changes', 'page', 'status']);
+    expect(second.cuts).toMatchObject({ pageLineUnchanged: expect.any(Number), falseFields: expect.any(Number), callEcho: expect.any(Number), framePrefix: expect.any(Number) });
+    const again = breakdownOf('ours', 'browser_snapshot {}', navigate.replace('status: 200\n', ''), countTokens(navigate.replace('status: 200\n', '')), memory);
+    expect(again.repeated.elements).toBe(again.parts.elements);
+    expect(again.repeated.text).toBe(again.parts.text);
+    expect(toolKey('browser_snapshot {"find":"Pay"}')).toBe('browser_snapshot {find}');
   });
 
   it('stop at the step budget', async () => {

@@ -69,6 +69,7 @@ export async function runEpisode(adapter: Adapter, server: TaskServer, task: Tas
     toolCalls: agent.calls,
     tokens: agent.tokens,
     trace: agent.trace,
+    calls: agent.breakdown,
     seconds: Math.round((Date.now() - started) / 100) / 10,
   };
   if (!result.success) {

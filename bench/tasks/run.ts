@@ -24,7 +24,9 @@ import { PlaywrightMcpAdapter } from './adapters/pw.js';
 import type { Adapter } from './adapters/types.js';
 import { runEpisode, STEP_BUDGET } from './episode.js';
 import { TASKS } from './pages/index.js';
+import { FILE_TASKS } from './pages/files.js';
 import { WIDGET_TASKS } from './pages/widgets/index.js';
+import { writeTokenReport } from '../tokens.js';
 import { renderConsole, renderMarkdown, type TaskBenchResults } from './report.js';
 import { startTaskServer } from './server.js';
 import { CAUSE_LABELS, type EpisodeResult, type TaskDef } from './types.js';
@@ -32,10 +34,11 @@ import { CAUSE_LABELS, type EpisodeResult, type TaskDef } from './types.js';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** Results go to bench/results/<name>.{md,json}: a run of widget tasks only has its own files, so the synthetic results stay. */
 const resultsFile = (tasks: TaskDef[], ext: string) =>
-  join(ROOT, `bench/results/${tasks.every((task) => WIDGET_TASKS.includes(task)) ? 'tasks-widgets' : 'tasks'}.${ext}`);
+  join(ROOT, `bench/results/${tasks.every((task) => WIDGET_TASKS.includes(task)) ? 'tasks-widgets' : tasks.every((task) => FILE_TASKS.includes(task)) ? 'tasks-files' : 'tasks'}.${ext}`);
 const SUITES: Record<string, TaskDef[]> = {
-  synthetic: TASKS.filter((task) => !WIDGET_TASKS.includes(task)),
+  synthetic: TASKS.filter((task) => !WIDGET_TASKS.includes(task) && !FILE_TASKS.includes(task)),
   widgets: WIDGET_TASKS,
+  files: FILE_TASKS,
   all: TASKS,
 };
 const DEFAULT_SEEDS = 3;
@@ -158,6 +161,7 @@ async function main(): Promise<void> {
           episodes.push(result);
           console.log(line(result));
           if (options.verbose || (!result.success && process.env.BENCH_TRACE)) console.log(`    ${result.trace.join('\n    ')}`);
+          if (options.verbose) for (const call of result.calls ?? []) console.log(`    ${call.tool}: ${call.tokens} tok ${JSON.stringify(call.parts)} read before ${JSON.stringify(call.repeated)}${call.cuts ? ` cuts ${JSON.stringify(call.cuts)}` : ''}`);
         }
       }
     }
@@ -185,9 +189,12 @@ async function main(): Promise<void> {
   if (options.write) {
     const [json, markdown] = [resultsFile(options.tasks, 'json'), resultsFile(options.tasks, 'md')];
     mkdirSync(dirname(json), { recursive: true });
-    writeFileSync(json, `${JSON.stringify(results, null, 1)}\n`);
+    // One episode a line: with each call's breakdown, an indented file would be three times the size.
+    const episodes = `[\n${results.episodes.map((episode) => JSON.stringify(episode)).join(',\n')}\n]`;
+    writeFileSync(json, `${JSON.stringify({ ...results, episodes: '<episodes>' }, null, 1).replace('"<episodes>"', episodes)}\n`);
     writeFileSync(markdown, renderMarkdown(results, TASKS));
     console.log(`Wrote ${markdown} and ${json}`);
+    writeTokenReport();
   }
 }
 

@@ -9,7 +9,10 @@ import type { Socket } from 'node:net';
 import { dirname, extname, join, normalize, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Rng } from './random.js';
-import type { PageVerdict, TaskDef } from './types.js';
+import type { PageVerdict, RenderContext, TaskDef } from './types.js';
+
+/** Another site than the task server's own, for tasks across sites: Chromium maps it to 127.0.0.1 (OFFLINE_ARGS). */
+const OTHER_SITE = 'tags.other-site.test';
 
 export interface TaskServer {
   origin: string;
@@ -60,6 +63,13 @@ export async function startTaskServer(tasks: TaskDef[]): Promise<TaskServer> {
 
   const pageUrl = (task: string, seed: number, episode: string, page: string) =>
     `${origin}/task/${task}?seed=${seed}&ep=${encodeURIComponent(episode)}${page === 'main' ? '' : `&page=${encodeURIComponent(page)}`}`;
+  const contextOf = (task: TaskDef, seed: number, episode: string, page: string): RenderContext => ({
+    page,
+    episode,
+    url: (other) => pageUrl(task.id, seed, episode, other),
+    otherSite: (other) => pageUrl(task.id, seed, episode, other).replace('//127.0.0.1:', `//${OTHER_SITE}:`),
+    fileUrl: (name) => `${origin}/task/${task.id}/file/${encodeURIComponent(name)}?seed=${seed}&ep=${encodeURIComponent(episode)}`,
+  });
 
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -75,6 +85,14 @@ export async function startTaskServer(tasks: TaskDef[]): Promise<TaskServer> {
       return;
     }
     if (url.pathname.startsWith('/modules/')) return serveModule(res, url.pathname.slice('/modules/'.length));
+    const fileMatch = /^\/task\/([\w-]+)\/file\/([^/]+)$/.exec(url.pathname);
+    if (fileMatch) {
+      const owner = byId.get(fileMatch[1]!);
+      const file = owner?.file && (await owner.file(specOf(owner, Number(url.searchParams.get('seed') ?? '1')), decodeURIComponent(fileMatch[2]!)));
+      if (!file) return send(res, 404, 'Not found', 'text/plain');
+      res.writeHead(200, { 'content-type': file.type, 'cache-control': 'no-store', ...(file.attachment ? { 'content-disposition': `attachment; filename="${file.attachment}"` } : {}) });
+      return void res.end(file.body);
+    }
     const match = /^\/task\/([\w-]+)$/.exec(url.pathname);
     const task = match ? byId.get(match[1]!) : undefined;
     if (!task) return send(res, 404, '<title>Not found</title><h1>Not found</h1>');
@@ -82,7 +100,7 @@ export async function startTaskServer(tasks: TaskDef[]): Promise<TaskServer> {
     const episode = url.searchParams.get('ep') ?? 'none';
     const page = url.searchParams.get('page') ?? 'main';
     try {
-      const html = task.render(specOf(task, seed), { page, episode, url: (other) => pageUrl(task.id, seed, episode, other) });
+      const html = task.render(specOf(task, seed), contextOf(task, seed, episode, page));
       send(res, 200, html);
     } catch (error) {
       send(res, 500, `<title>Error</title><pre>${String(error)}</pre>`);

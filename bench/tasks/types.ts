@@ -1,4 +1,5 @@
 /** The shapes shared by task pages, policies, adapters and the runner. */
+import type { CallTokens } from './breakdown.js';
 import type { Rng } from './random.js';
 
 export const CATEGORIES = [
@@ -16,6 +17,8 @@ export const CATEGORIES = [
   'dialogs',
   'multi-step',
   'hidden labels',
+  // Files: a PDF or CSV downloaded and read, a download uploaded on another site (pages/files.ts).
+  'files',
   // Real widget libraries, served from node_modules (pages/widgets/).
   'date pickers (real)',
   'sortable lists',
@@ -36,6 +39,17 @@ export interface RenderContext {
   episode: string;
   /** The URL of another page of the same task and episode. */
   url: (page: string) => string;
+  /** The URL of another page of the same task and episode, on another site (another host name, same server). */
+  otherSite: (page: string) => string;
+  /** The URL of a file of the task (`TaskDef.file`). */
+  fileUrl: (name: string) => string;
+}
+
+/** A file a task serves: its bytes, type, and the name it is downloaded under when it is an attachment. */
+export interface TaskFile {
+  body: Buffer | string;
+  type: string;
+  attachment?: string;
 }
 
 /**
@@ -52,6 +66,8 @@ export interface TaskDef<S = any> {
   summary: string;
   generate: (rng: Rng) => S;
   render: (spec: S, context: RenderContext) => string;
+  /** The files the task's pages link to, by name (a PDF invoice, a CSV export). */
+  file?: (spec: S, name: string) => Promise<TaskFile | undefined>;
 }
 
 /** What the page reported: the first report of an episode is final, as in MiniWoB. */
@@ -67,9 +83,10 @@ export interface PageVerdict {
  * - no_ref: the needed control was not found with a ref (missing, or shown without one or without a usable name);
  * - wrong_element: the policy acted, but the page says the result is wrong (or registered nothing);
  * - tool_error: a tool call failed (the code says how);
- * - step_budget: the tool-call budget ran out.
+ * - step_budget: the tool-call budget ran out;
+ * - no_files: the system has no tool that reads a downloaded file (or uploads one), so a model could not either.
  */
-export type Cause = 'instruction' | 'value' | 'no_ref' | 'wrong_element' | 'tool_error' | 'step_budget';
+export type Cause = 'instruction' | 'value' | 'no_ref' | 'wrong_element' | 'tool_error' | 'step_budget' | 'no_files';
 
 export const CAUSE_LABELS: Record<Cause, string> = {
   instruction: 'instruction not readable',
@@ -78,6 +95,7 @@ export const CAUSE_LABELS: Record<Cause, string> = {
   wrong_element: 'wrong element / no effect',
   tool_error: 'tool error',
   step_budget: 'step budget',
+  no_files: 'cannot read or upload downloaded files',
 };
 
 export interface EpisodeResult {
@@ -94,5 +112,7 @@ export interface EpisodeResult {
   tokens: number;
   /** The tools called, in order, for reading a failure. */
   trace: string[];
+  /** Where each call's tokens went, in order (breakdown.ts); read by bench/tokens.ts. */
+  calls?: CallTokens[];
   seconds: number;
 }

@@ -86,7 +86,9 @@ export async function loadPage<T = never>({ page, traffic, instanceAge }: Loadin
       own.dispose();
     }
   }
-  if (waitUntil) return { response, parsed: true };
+  // A proxy that refused its login (407) sent no page of the site to wait for: the npm-shipped headless shell shows
+  // its empty answer to an http address, and never finishes loading it for an https one.
+  if (waitUntil || response?.status() === 407) return { response, parsed: true };
   return { response, ...(await settle(page, traffic, deadline, policy, early)) };
 }
 

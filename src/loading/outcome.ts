@@ -7,6 +7,7 @@
 import { DeadlineExceeded, type Deadline } from '../deadline.js';
 import { moveInHistory } from './historyMoves.js';
 import { loadPage, TabHung, type LoadingPage, type LoadOptions, type Loaded } from './open.js';
+import { stopLoading } from './unstick.js';
 
 /**
  * How long a download is looked for after the navigation it came from failed: Chromium aborts the navigation
@@ -41,6 +42,11 @@ export type Opened<T, D> =
   | { kind: 'noContent' }
   /** A network error; `back`: the tab shows the page it showed before again (else Chromium's error page). */
   | { kind: 'failed'; error: unknown; back: boolean }
+  /**
+   * An error status with no page: an empty 4xx or 5xx answer, or the browser's proxy refusing its login (407).
+   * `back` as for `failed`.
+   */
+  | { kind: 'errorStatus'; status: number; statusText: string; back: boolean }
   /** The allowlist refused where the address led (a redirect, the page's own redirect, a frame). */
   | { kind: 'blocked'; blocked: string[]; back: boolean }
   /** The page the tab showed keeps its renderer busy: the address cannot be opened in this tab. */
@@ -70,11 +76,18 @@ export async function openAddress<T, D>(tab: OpeningTab<D>, url: string, options
       return download ? savedAsDownload(tab, deadline) : { kind: 'noContent' };
     }
     if (blocked.length || /net::ERR_/.test(message)) {
+      // An error status with an empty body (a proxy's 407, a bare 404 or 503) fails the load in Chrome and Chromium
+      // (ERR_HTTP_RESPONSE_CODE_FAILURE, then their own error page) and is an empty page in the npm-shipped
+      // headless shell: the status says what happened, whichever the browser.
+      const answer = blocked.length ? undefined : await tab.traffic.documentAnswerFor(url);
       const back = await backFromErrorPage(tab, previousUrl, error, deadline);
-      return blocked.length ? { kind: 'blocked', blocked, back } : { kind: 'failed', error, back };
+      if (blocked.length) return { kind: 'blocked', blocked, back };
+      return answer && answer.status >= 400 ? { kind: 'errorStatus', ...answer, back } : { kind: 'failed', error, back };
     }
     throw error;
   }
+  // The proxy refused its login: no page of the site came, whatever Chromium shows of the refusal (open.ts).
+  if (loaded.response?.status() === 407) return { kind: 'errorStatus', status: 407, statusText: loaded.response.statusText(), back: await backFromRefusal(tab, previousUrl, deadline) };
   // The page redirected itself (meta refresh, script) to a host the allowlist refused. Going back would land
   // on the redirecting page, which would redirect again: the tab stays on the error page.
   if (page.url().startsWith('chrome-error:')) {
@@ -107,6 +120,18 @@ async function backFromErrorPage({ page, instanceAge }: LoadingPage, previousUrl
   if (page.url().startsWith('chrome-error:') && previousUrl && previousUrl !== 'about:blank') {
     await moveInHistory(page, 'back', () => ({ waitUntil: 'commit', timeout: Math.min(5_000, deadline.forStep()) })).catch(() => {});
   }
+  await instanceAge.backOverRenewal(deadline);
+  return page.url() === previousUrl;
+}
+
+/**
+ * The npm-shipped headless shell commits a proxy's refusal as the tab's document (for an https address, one
+ * that never finishes loading, where no script of ours can run): the load is stopped and the tab taken back to
+ * the page it showed, or to its empty page. True when it shows the page it showed.
+ */
+async function backFromRefusal({ page, instanceAge }: LoadingPage, previousUrl: string, deadline: Deadline): Promise<boolean> {
+  await stopLoading(page);
+  if (page.url() !== previousUrl) await moveInHistory(page, 'back', () => ({ waitUntil: 'commit', timeout: Math.min(5_000, deadline.forStep()) })).catch(() => {});
   await instanceAge.backOverRenewal(deadline);
   return page.url() === previousUrl;
 }

@@ -135,6 +135,18 @@ export class Traffic {
     return (await this.document?.response().catch(() => null))?.status();
   }
 
+  /**
+   * The answer to the main document's request for `url` (the first of its redirects, fragment aside): its status
+   * and status text. Undefined when it had none, or when the latest document was asked for another address.
+   */
+  async documentAnswerFor(url: string): Promise<{ status: number; statusText: string } | undefined> {
+    let first = this.document;
+    while (first?.redirectedFrom()) first = first.redirectedFrom()!;
+    if (!first || first.url().split('#')[0] !== url.split('#')[0]) return undefined;
+    const response = await this.document!.response().catch(() => null);
+    return response ? { status: response.status(), statusText: response.statusText() } : undefined;
+  }
+
   /** True once the main document's bytes have all arrived: a parser still waiting then waits on something else. */
   documentArrived(): boolean {
     return this.document !== undefined && !this.inflight.has(this.document);

@@ -12,6 +12,7 @@ import type { SharedBrowser } from '../browser/shared.js';
 import type { ResolvedConfig, StorageState } from '../config.js';
 import { BrowserToolError } from '../errors.js';
 import { SessionKeeper } from '../store/keeper.js';
+import type { SavedDownload } from '../files/downloads.js';
 import type { SavedSession } from '../store/types.js';
 import { restoredNotice } from './resume.js';
 import { BrowserSession } from './session.js';
@@ -110,6 +111,7 @@ export class SessionRegistry {
       storageState: saved?.storage ?? this.storageStateFor(key),
       slots: this.slots,
       reopen: saved,
+      downloads: saved?.downloads as SavedDownload[] | undefined,
       afterCall: (what) => {
         if (!this.keeper) return;
         if (!LOOKS_ONLY.has(what)) this.unsaved.add(key);

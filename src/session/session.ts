@@ -12,6 +12,7 @@ import type { SharedBrowser } from '../browser/shared.js';
 import type { ResolvedConfig, StorageState } from '../config.js';
 import type { Slots } from './slots.js';
 import { BrowserToolError, toBrowserToolError } from '../errors.js';
+import { Downloads, type SavedDownload } from '../files/downloads.js';
 import { RefManager } from '../refs.js';
 import { LISTENERS_INIT_SCRIPT } from '../snapshot/listeners.js';
 import type { SavedSession } from '../store/types.js';
@@ -40,6 +41,8 @@ export interface SessionOptions {
   slots?: Slots;
   /** Tabs to open again before the first call acts: the session resumes one saved by another process. */
   reopen?: Reopen;
+  /** Downloads of the session resumed, with the files the store kept. */
+  downloads?: SavedDownload[];
   /** Told at the end of every call, with what it was (the registry saves the session when its calls are done). */
   afterCall?: (what: string) => void;
 }
@@ -53,6 +56,8 @@ const PROBE_MS = 3_000;
 export class BrowserSession {
   readonly refs: RefManager;
   readonly tabs: Tabs;
+  /** The files this session downloaded, by short name (files/downloads.ts). */
+  readonly downloads: Downloads;
   /** When the last call ended (or the session was created): what idle eviction looks at. */
   lastUsed = Date.now();
   /** Calls running or queued. */
@@ -84,11 +89,13 @@ export class BrowserSession {
     private readonly options: SessionOptions = {},
   ) {
     this.reopen = options.reopen?.tabs.length ? options.reopen : undefined;
+    this.downloads = new Downloads(() => this.downloadDir());
+    if (options.downloads?.length) this.downloads.restore(options.downloads);
     this.tabs = new Tabs({
       config,
       context: () => this.context,
       openContext: () => this.ensureContext(),
-      downloadDir: () => this.downloadDir(),
+      downloads: this.downloads,
       busy: () => this.busy,
       lost: (state) => (this.lostState = state),
     });
@@ -217,9 +224,11 @@ export class BrowserSession {
     this.queue = new Promise<void>((resolve) => (release = resolve));
     try {
       await previous;
-      if (this.reopen) return { storage: this.options.storageState as StorageState | undefined, ...this.reopen, notices: this.unshownNotices() };
+      const downloads = this.downloads.list().length ? { downloads: this.downloads.saved() } : {};
+      if (this.reopen) return { storage: this.options.storageState as StorageState | undefined, ...this.reopen, notices: this.unshownNotices(), ...downloads };
       if (!this.context) return undefined;
-      return await readSaveable(this.storage!, this.tabs, this.refs, this.unshownNotices());
+      const saved = await readSaveable(this.storage!, this.tabs, this.refs, this.unshownNotices());
+      return saved && { ...saved, ...downloads };
     } finally {
       release();
     }

@@ -5,9 +5,8 @@
  * One `Tab` per page, made by the session's tab list (tabs.ts) when it first sees the page; every tool call gets
  * the active one (`call.tab`).
  */
-import { mkdirSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
-import type { Dialog, Download, Page } from 'playwright-core';
+import type { Dialog, Frame, Page } from 'playwright-core';
+import { watchPdfDocuments, type DownloadEvent, type Downloads } from '../files/downloads.js';
 import { InstanceAge, Traffic } from '../loading/index.js';
 
 export type DialogPolicy = 'ask' | 'accept' | 'dismiss';
@@ -20,31 +19,28 @@ export interface DialogEvent {
   defaultValue?: string;
 }
 
-export interface DownloadEvent {
-  file: string;
-  path: string;
-  bytes?: number;
-  error?: string;
-}
+export type { DownloadEvent };
 
 export class Tab {
   private dialogs: DialogEvent[] = [];
-  private downloads: DownloadEvent[] = [];
   private pending: { dialog: Dialog; event: DialogEvent } | undefined;
-  private readonly saving = new Set<Promise<void>>();
   private readonly dialogListeners = new Set<() => void>();
   /** The tab's requests, for the load policy. */
   readonly traffic: Traffic;
   /** Pages of one site its browsing instance has shown, to renew it before it wears (browsingInstance.ts). */
   readonly instanceAge: InstanceAge;
   private blocked: string[] = [];
+  /** Frames whose document is a PDF (the page itself, or one it embeds), to read as files. */
+  readonly pdfFrames: () => Frame[];
 
   constructor(
     readonly page: Page,
-    private readonly options: { dialogPolicy: DialogPolicy; downloadDir: () => string },
+    private readonly options: { dialogPolicy: DialogPolicy; downloads: Downloads },
   ) {
     page.on('dialog', (dialog) => this.onDialog(dialog));
-    page.on('download', (download) => this.track(this.onDownload(download)));
+    // The session keeps its downloads (files/downloads.ts): named, saved, and listed for every later call.
+    page.on('download', (download) => this.options.downloads.add(download, page));
+    this.pdfFrames = watchPdfDocuments(page);
     this.traffic = new Traffic(page);
     this.instanceAge = new InstanceAge(page);
   }
@@ -104,19 +100,19 @@ export class Tab {
    * turns into a download fails before the download's own event may come.
    */
   async downloadBegun(ms: number): Promise<boolean> {
-    if (this.saving.size || this.downloads.length) return true;
+    if (this.options.downloads.begunIn(this.page)) return true;
     return this.page.waitForEvent('download', { timeout: ms }).then(
       () => true,
       () => false,
     );
   }
 
-  /** Downloads finished (or failed) since the last call; waits for saves in progress. */
-  async takeDownloads(): Promise<DownloadEvent[]> {
-    await Promise.all(this.saving);
-    const events = this.downloads;
-    this.downloads = [];
-    return events;
+  /**
+   * Downloads this tab began since the last call, once saved; one still being saved after `waitMs` is listed as
+   * downloading (it goes on in the background).
+   */
+  takeDownloads(waitMs = Infinity): Promise<DownloadEvent[]> {
+    return this.options.downloads.take(this.page, waitMs);
   }
 
   private onDialog(dialog: Dialog): void {
@@ -133,23 +129,5 @@ export class Tab {
     }
     event.handled = decision === 'accept' ? 'accepted' : 'dismissed';
     void (decision === 'accept' ? dialog.accept() : dialog.dismiss()).catch(() => {});
-  }
-
-  private async onDownload(download: Download): Promise<void> {
-    const file = basename(download.suggestedFilename()) || 'download';
-    const dir = this.options.downloadDir();
-    const path = join(dir, file);
-    try {
-      mkdirSync(dir, { recursive: true });
-      await download.saveAs(path);
-      this.downloads.push({ file, path, bytes: statSync(path).size });
-    } catch (error) {
-      this.downloads.push({ file, path, error: error instanceof Error ? error.message.split('\n')[0] : String(error) });
-    }
-  }
-
-  private track(promise: Promise<void>): void {
-    this.saving.add(promise);
-    void promise.finally(() => this.saving.delete(promise));
   }
 }

@@ -9,6 +9,7 @@ import { BrowserToolError } from '../errors.js';
 import { within } from '../within.js';
 import { warmUpCaptures } from '../snapshot/warmUp.js';
 import { closeQuickly, rendererAnswers, schemefulSiteOf, stopLoading, unholdFrames } from '../loading/index.js';
+import type { Downloads } from '../files/downloads.js';
 import { Tab } from './tab.js';
 
 /** How long a tab may take to tell its title before the list calls it not responding (a hung page tells nothing). */
@@ -35,8 +36,8 @@ export interface TabsHost {
   context(): BrowserContext | undefined;
   /** The context, opened when needed. */
   openContext(): Promise<BrowserContext>;
-  /** Where this session's downloads go. */
-  downloadDir(): string;
+  /** This session's downloads, which every tab hands its own to. */
+  downloads: Downloads;
   /** True while a call runs: warm-ups wait for a quiet moment (warmUp.ts). */
   busy(): boolean;
   /** A tab crashed: the next call says so. */
@@ -220,7 +221,7 @@ export class Tabs {
 
   private track(page: Page): void {
     if (this.kept.has(page)) return;
-    const tab = new Tab(page, { dialogPolicy: this.host.config.dialogPolicy, downloadDir: () => this.host.downloadDir() });
+    const tab = new Tab(page, { dialogPolicy: this.host.config.dialogPolicy, downloads: this.host.downloads });
     this.kept.set(page, tab);
     warmUpCaptures(page, () => this.host.busy());
     unholdFrames(page, tab.traffic, this.host.config.settle.maxMs);

@@ -14,7 +14,7 @@ import { LISTENERS_KEY } from './listeners.js';
 import { stage } from '../stages.js';
 import { within } from '../within.js';
 import { chooseRegion, countedKinds, ownRoots, type RegionArgs } from './region.js';
-import { chooseMatches, chooseOpening, choosePortion, handElement, type MatchArgs, type OpeningArgs, type PortionArgs } from './portion.js';
+import { chooseMatches, chooseTopOfPage, choosePortion, leaveElementInPage, type MatchArgs, type TopOfPageArgs, type PortionArgs } from './portion.js';
 import { hideLoadingFrames, labelFrames } from './loadingFrames.js';
 import type { AriaNode, Capture } from './tree.js';
 import { hideBlankFrames, showBlankFrames, type BlankFramesArgs } from './blankFrames.js';
@@ -62,7 +62,7 @@ type CaptureRoot = 'body' | 'root' | 'unparsed' | 'none';
 interface PrepareHelpers {
   chooseRegion: typeof chooseRegion;
   choosePortion: typeof choosePortion;
-  chooseOpening: typeof chooseOpening;
+  chooseTopOfPage: typeof chooseTopOfPage;
   chooseMatches: typeof chooseMatches;
   countedKinds: typeof countedKinds;
   collectPageFacts: typeof collectPageFacts;
@@ -159,7 +159,7 @@ export interface CaptureOptions {
  * Only the part of the page around the viewport (region.ts); on a large page, its top as far as a page-scope
  * budget shows, the parts a find matches, or one element's subtree (portion.ts); without any, the whole page.
  */
-export type CaptureScope = { region?: RegionArgs; opening?: OpeningArgs; matches?: MatchArgs; element?: { locator: Locator; elements: number } };
+export type CaptureScope = { region?: RegionArgs; opening?: TopOfPageArgs; matches?: MatchArgs; element?: { locator: Locator; elements: number } };
 
 /**
  * A snapshot taken while the page navigates loses its document; it is taken again on the next one, and a page
@@ -217,8 +217,8 @@ async function captureShown(
   // for a viewport capture chooses the subtrees to take. Everything runs on the page's one main thread, so
   // doing the steps in turn costs only round trips.
   const { region, opening, matches } = scope;
-  const element = scope.element ? await handElement(scope.element.locator, ELEMENT_KEY, scope.element.elements) : undefined;
-  const portion: PortionArgs | undefined = opening || matches || element ? { opening, matches, element } : undefined;
+  const element = scope.element ? await leaveElementInPage(scope.element.locator, ELEMENT_KEY, scope.element.elements) : undefined;
+  const portion: PortionArgs | undefined = opening || matches || element ? { top: opening, matches, element } : undefined;
   const facts = await stage('snapshot: region and facts (in page)', () =>
     evaluateInPage(
       page,
@@ -235,7 +235,7 @@ async function captureShown(
         hostLabelsKey: HOST_LABELS_KEY,
         hiddenTextKey: HIDDEN_TEXT_KEY,
       },
-      { chooseRegion, choosePortion, chooseOpening, chooseMatches, countedKinds, collectPageFacts, ownRoots, ownChanges, hideBlankFrames, readableFrameDocuments, markEditables, labelHostControls, hideHiddenText, sight },
+      { chooseRegion, choosePortion, chooseTopOfPage, chooseMatches, countedKinds, collectPageFacts, ownRoots, ownChanges, hideBlankFrames, readableFrameDocuments, markEditables, labelHostControls, hideHiddenText, sight },
     ),
   );
   const frameEditables = (await marking) ?? [];

@@ -3,7 +3,8 @@
  * that lists them all; controls that read the same side by side share a line; an image repeating the name
  * beside it is left out. Nothing a control needs is dropped: every ref stays in the text.
  */
-import { Priority, type Line } from './line.js';
+import { Priority } from './entry.js';
+import type { Line } from './lineText.js';
 
 const REPEAT_KEEP = 5;
 const REPEAT_MIN = 9;

@@ -26,7 +26,7 @@ export type EditableFacts = [box: [number, number, number, number], facts: Eleme
 
 /**
  * The key of an editing host's facts: its box in the coordinates of the document the capture starts from, with
- * the offsets of the frames around it added (as lines.ts places a frame's lines). Frames' own facts are keyed by
+ * the offsets of the frames around it added (as lineText.ts places a frame's lines). Frames' own facts are keyed by
  * boxes in their own coordinates, where two frames' bodies often share one; this key tells them apart.
  */
 export function editableKey(x: number, y: number, width: number, height: number): string {

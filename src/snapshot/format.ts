@@ -3,10 +3,12 @@
  * the page first, summarises long lists and keeps the text within its token budget.
  * The grammar is documented in docs/snapshot-format.md; keep the two in step.
  */
-import type { AriaNode, Capture } from './tree.js';
-import { repeatedLinkNames } from './controls.js';
-import { Priority, type Line, type WalkContext } from './line.js';
-import { findSubtree, frameOffset, MODAL_ROLES, NAME_LIMIT, quote, rootContext, truncate, walk } from './lines.js';
+import type { Capture } from './tree.js';
+import { Priority } from './entry.js';
+import { linesOf, refBox } from './lines.js';
+import type { Line } from './lineText.js';
+import { MODAL_ROLES } from './roles.js';
+import { NAME_LIMIT, quote, truncate } from './textLimits.js';
 import { stageSync } from '../stages.js';
 import { sayOnce, summariseRepeats } from './compact.js';
 import { bandMargin, bandSpan } from './region.js';
@@ -137,12 +139,11 @@ function blockersFirst(lines: Line[], keep: boolean[], overlayControls: string[]
 }
 
 /** Where a snapshot looks, for the count of hidden text (page coordinates): the band, a subtree's box, or everywhere. */
-function hiddenBand(capture: Capture, roots: Array<AriaNode | string>, options: FormatOptions): { span: [number, number]; width?: number } | undefined {
+function hiddenBand(capture: Capture, options: FormatOptions): { span: [number, number]; width?: number } | undefined {
   const { scrollY, viewportWidth } = capture.metrics;
   if (options.ref) {
-    const box = typeof roots[0] === 'object' ? roots[0].box : undefined;
-    const offset = frameOffset(capture.tree, options.ref) ?? { x: 0, y: 0 };
-    return box ? { span: [box.y + offset.y + scrollY, box.y + offset.y + box.height + scrollY] } : undefined;
+    const box = refBox(capture, options.ref);
+    return box ? { span: [box.y + scrollY, box.y + box.height + scrollY] } : undefined;
   }
   return options.scope === 'viewport' && !options.find ? { span: bandSpan(capture.metrics), width: viewportWidth } : undefined;
 }
@@ -151,30 +152,9 @@ export function formatSnapshot(capture: Capture, options: FormatOptions): Format
   const { metrics } = capture;
   const wholePage = options.scope === 'page' && !options.ref && !options.find;
   const linkTargets = wholePage ? 'none' : options.ref || options.find ? 'all' : 'useful';
-  const ctx: WalkContext = {
-    ...rootContext(capture),
-    newRefs: options.newRefs,
-    linkTargets,
-    repeatedLinkNames: linkTargets === 'useful' ? repeatedLinkNames(capture.tree) : undefined,
-    // A subtree is what the model asks for to read something whole: no limit there (the budget still holds).
-    textLimit: options.ref ? Infinity : rootContext(capture).textLimit,
-    nameLimit: options.ref ? Infinity : rootContext(capture).nameLimit,
-  };
-
-  let roots: Array<AriaNode | string> = capture.tree;
-  let subtreeNote = '';
-  if (options.ref) {
-    const subtree = findSubtree(capture.tree, options.ref);
-    if (!subtree) return { text: '', tokens: 0, refsShown: 0, linesCut: 0 };
-    const offset = frameOffset(capture.tree, options.ref) ?? { x: 0, y: 0 };
-    ctx.offsetX = offset.x;
-    ctx.offsetY = offset.y;
-    roots = [subtree];
-    subtreeNote = ` | subtree of ${options.ref}`;
-  }
-
-  const lines: Line[] = [];
-  walk(roots, ctx, lines);
+  const lines = linesOf(capture, { ref: options.ref, linkTargets, newRefs: options.newRefs });
+  if (!lines) return { text: '', tokens: 0, refsShown: 0, linesCut: 0 };
+  const subtreeNote = options.ref ? ` | subtree of ${options.ref}` : '';
 
   // Viewport selection: keep lines that overlap the viewport plus a margin; lines with no box
   // inherit the decision of the line before them.
@@ -235,7 +215,7 @@ export function formatSnapshot(capture: Capture, options: FormatOptions): Format
   const beyond = (where: string, distance: number, counts: string) =>
     distance > 1 ? `${where} ${px(distance)}${counts ? `: ${counts}` : ''}` : counts ? `${where}: ${counts}` : '';
   if (metrics.scrollY <= 0 && belowPx <= 1) header.push('whole page in view');
-  const hidden = hiddenTextLine(capture.hiddenText, hiddenBand(capture, roots, options), !!options.find);
+  const hidden = hiddenTextLine(capture.hiddenText, hiddenBand(capture, options), !!options.find);
   if (hidden) header.push(hidden);
   if (capture.stoppedLoop) header.push('! the page kept reloading or redirecting by itself; it was stopped to be read, so it may be incomplete');
   const modal = lines.find((l) => MODAL_ROLES.has(l.kind));

@@ -16,7 +16,7 @@ import type { Frame } from 'playwright-core';
 import { within } from '../within.js';
 import type { Box, LoadingFrame, PageMetrics } from './tree.js';
 import { boxInBand } from './region.js';
-import { NAME_LIMIT, quote, truncate } from './text.js';
+import { NAME_LIMIT, quote, truncate } from './textLimits.js';
 
 /** The frame element's style attribute before we hid it, and its `visibility` property. */
 interface Visibility {

@@ -2,12 +2,10 @@
  * Parts: targets drawn side by side that are not text to be joined. A widget that serves its parts with one
  * listener (a date picker's days, a sortable list's items) repeats alike elements, and each of them is a
  * target of its own. Cells of one size in rows are a grid (a month of days); items of a list-like role are a
- * list. This module only recognises them from the capture's roles and boxes; lines.ts writes them.
+ * list. This module only recognises them from the capture's roles and boxes; the outline lists them.
  */
+import { ITEM_ROLES } from './roles.js';
 import type { AriaNode } from './tree.js';
-
-/** Roles of the items a list-like widget repeats. */
-export const ITEM_ROLES = new Set(['listitem', 'option', 'row', 'treeitem', 'tab', 'menuitem', 'article']);
 
 /** Alike cells needed before a run of them is a grid rather than pieces of one text. */
 const MIN_CELLS = 3;

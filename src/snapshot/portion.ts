@@ -13,12 +13,12 @@
  * - a ref captures that element's subtree.
  * The parts taken are captured through the same hidden owner as a viewport region (region.ts, capture.ts).
  *
- * The choosers run in the page (see inPage.ts), with `countedKinds` as a helper; `handElement` runs here.
+ * The choosers run in the page (see inPage.ts), with `countedKinds` as a helper; `leaveElementInPage` runs here.
  */
 import type { Locator } from 'playwright-core';
 import type { countedKinds, RegionTallies, Tally } from './region.js';
 
-export interface OpeningArgs {
+export interface TopOfPageArgs {
   /** Controls and headings to take: more than the budget can show, as each line costs a few tokens at least. */
   lines: number;
   /** Elements to take at most, and the size of a page captured whole. */
@@ -53,9 +53,9 @@ interface Helpers {
 
 /** What a portion capture asks the page for: one of the three. */
 export interface PortionArgs {
-  opening?: OpeningArgs;
+  top?: TopOfPageArgs;
   matches?: MatchArgs;
-  /** For a ref: the Symbol.for key `handElement` left the element under, and the size of a page captured whole all the same. */
+  /** For a ref: the Symbol.for key `leaveElementInPage` left the element under, and the size of a page captured whole all the same. */
   element?: { key: string; elements: number };
 }
 
@@ -64,21 +64,21 @@ export interface Portion {
   roots: Element[] | undefined;
   elements: number;
   rest: PortionRest;
-  /** Page y (px) the portion holds all of: to where the opening stopped; nothing whole for find or a ref's element. */
+  /** Page y (px) the portion holds all of: to where the top of the page taken ends; nothing whole for find or a ref's element. */
   span: [number, number];
   /** Empty: a portion counts what it left out in `rest`, not by side of the screen. */
   tallies: RegionTallies;
 }
 
 /** Leaves a ref's element where the page's own world finds it (`choosePortion`); undefined when it is gone. */
-export function handElement(locator: Locator, key: string, elements: number): Promise<PortionArgs['element']> {
+export function leaveElementInPage(locator: Locator, key: string, elements: number): Promise<PortionArgs['element']> {
   return locator
     .evaluate((el, symbol) => void ((window as unknown as Record<symbol, unknown>)[Symbol.for(symbol)] = el), key, { timeout: 2_000 })
     .then(() => ({ key, elements }), () => undefined);
 }
 
 /** Runs in the page: the portion `args` asks for (see the three choosers below). */
-export function choosePortion(args: PortionArgs, helpers: Helpers & { chooseOpening: typeof chooseOpening; chooseMatches: typeof chooseMatches }): Portion {
+export function choosePortion(args: PortionArgs, helpers: Helpers & { chooseTopOfPage: typeof chooseTopOfPage; chooseMatches: typeof chooseMatches }): Portion {
   const tallies = { above: {}, below: {}, beside: {} };
   if (args.element) {
     const w = window as unknown as Record<symbol, Element | undefined>;
@@ -91,8 +91,8 @@ export function choosePortion(args: PortionArgs, helpers: Helpers & { chooseOpen
     const roots = at?.isConnected && total > args.element.elements ? [at] : undefined;
     return { roots, elements: total, rest: { tally: {} }, span: [Infinity, -Infinity], tallies };
   }
-  if (args.opening) {
-    const chosen = helpers.chooseOpening(args.opening, helpers);
+  if (args.top) {
+    const chosen = helpers.chooseTopOfPage(args.top, helpers);
     return { ...chosen, span: [-Infinity, chosen.rest.top ?? Infinity], tallies };
   }
   return { ...helpers.chooseMatches(args.matches!, helpers), span: [Infinity, -Infinity], tallies };
@@ -103,7 +103,7 @@ export function choosePortion(args: PortionArgs, helpers: Helpers & { chooseOpen
  * headings or `elements` elements have been passed, and the rest counted by kind; no roots on a page of at most
  * `elements` elements (captured whole).
  */
-export function chooseOpening(args: OpeningArgs, helpers: Helpers): { roots: Element[] | undefined; elements: number; rest: PortionRest } {
+export function chooseTopOfPage(args: TopOfPageArgs, helpers: Helpers): { roots: Element[] | undefined; elements: number; rest: PortionRest } {
   const total = document.getElementsByTagName('*').length;
   const rest: PortionRest = { tally: {} };
   const body = document.body;

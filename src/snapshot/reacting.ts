@@ -1,14 +1,14 @@
 /**
- * Reacting elements: lines for elements that are no control but react (a handler of their own, a tabindex,
- * a pointer cursor), and for controls wrapped in other controls. Which elements react is facts.ts's finding;
- * this module decides how they read: one line with a label, a card with its content below, or a wrapper
- * line naming both refs.
+ * Reacting elements: elements that are no control but react (a handler of their own, a tabindex, a pointer
+ * cursor), and controls wrapped in other controls. Which elements react is facts.ts's finding; this module
+ * decides what the outline makes of each: one line with a label, a card with its content below, a widget
+ * serving its parts, or a wrapper naming both refs. It reads the tree and the facts; the outline lists.
  */
 import { boxKey, type AriaNode, type ElementFacts } from './tree.js';
-import { clickableLine, controlLine } from './controls.js';
-import { LEAF_CONTROLS, placed, Priority, type Line, type WalkContext } from './line.js';
+import type { OutlineContext } from './entry.js';
 import { holdsParts } from './parts.js';
-import { collectText } from './text.js';
+import { LEAF_CONTROLS } from './roles.js';
+import { collectText } from './textPieces.js';
 
 /** A clickable whose text runs longer than this is a container (a card, a panel): a header, then its lines. */
 const LABEL_LIMIT = 150;
@@ -19,7 +19,7 @@ const LABEL_LIMIT = 150;
  * wrapper: a slideshow with a tabindex, a MathJax display formula), and not to a node inside a clickable
  * that already took them.
  */
-export function ownFacts(node: AriaNode, ctx: WalkContext): ElementFacts | undefined {
+export function ownFacts(node: AriaNode, ctx: OutlineContext): ElementFacts | undefined {
   if (!node.ref || !node.box) return undefined;
   const key = boxKey(node.box);
   const facts = ctx.fields.get(key);
@@ -31,7 +31,7 @@ export function ownFacts(node: AriaNode, ctx: WalkContext): ElementFacts | undef
  * A node listed on its own inside a clickable: a control, an element with a handler of its own, or one with
  * a pointer cursor (reported only where it starts, so never merely inherited from the clickable).
  */
-function listedInside(node: AriaNode, ctx: WalkContext): boolean {
+function listedInside(node: AriaNode, ctx: OutlineContext): boolean {
   return (!!node.ref && (LEAF_CONTROLS.has(node.role) || node.cursor === 'pointer')) || !!ownFacts(node, ctx)?.clickable;
 }
 
@@ -39,7 +39,7 @@ function listedInside(node: AriaNode, ctx: WalkContext): boolean {
 const ROW_CONTROLS = 3;
 
 /** How many listed elements are below `node`, counting no further than ROW_CONTROLS + 1. */
-function listedCount(node: AriaNode, ctx: WalkContext, limit = ROW_CONTROLS + 1): number {
+function listedCount(node: AriaNode, ctx: OutlineContext, limit = ROW_CONTROLS + 1): number {
   let count = 0;
   for (const child of node.children ?? []) {
     if (typeof child === 'string') continue;
@@ -52,7 +52,7 @@ function listedCount(node: AriaNode, ctx: WalkContext, limit = ROW_CONTROLS + 1)
 const listedBelow = new WeakMap<AriaNode, boolean>();
 
 /** Memoised: pointer cursors are inherited, so nested clickable candidates ask it of the same subtrees. */
-export function hasListedDescendant(node: AriaNode, ctx: WalkContext): boolean {
+export function hasListedDescendant(node: AriaNode, ctx: OutlineContext): boolean {
   let known = listedBelow.get(node);
   if (known === undefined) {
     known = (node.children ?? []).some((c) => typeof c !== 'string' && (listedInside(c, ctx) || hasListedDescendant(c, ctx)));
@@ -62,108 +62,67 @@ export function hasListedDescendant(node: AriaNode, ctx: WalkContext): boolean {
 }
 
 /**
- * Elements that are no control but react: a handler of their own (facts: onclick, listener, tabindex,
- * draggable) or a pointer cursor. Writes their line, and the controls inside them, and returns true; returns
- * false when the node is better walked as a container.
+ * What a reacting element is listed as:
+ * - `parts`: a widget serving its parts with one listener (a date picker's days, a sortable list's items): its
+ *   ref as a header, then each part as a target of its own;
+ * - `card`: a card or panel that reacts as a whole, or a widget with many controls: its ref as a header, then
+ *   its text, tables and controls as usual;
+ * - `wrapper`: a focusable wrapper around controls (an `li tabindex` around its link): both refs on one line
+ *   when it wraps one control, else a container;
+ * - `line`: one line with its label, and the controls inside it (a mail row's trash icon) indented below.
+ * `claims` is its box key when its facts are its own: a child with the same box does not react on its own.
  */
-export function clickable(node: AriaNode, outer: WalkContext, out: Line[]): boolean {
+export type Reaction =
+  | { form: 'parts' | 'card' | 'wrapper'; kind: string; claims?: string }
+  | { form: 'line'; kind: string; claims?: string; label: string; facts: ElementFacts | undefined; inside: boolean };
+
+/**
+ * Elements that are no control but react: a handler of their own (facts: onclick, listener, tabindex,
+ * draggable) or a pointer cursor. Undefined when the node is better walked as a container.
+ */
+export function reaction(node: AriaNode, outer: OutlineContext): Reaction | undefined {
   const facts = ownFacts(node, outer);
   const hinted = facts?.clickable;
   const pointer = node.cursor === 'pointer';
-  if (!hinted && !pointer) return false;
+  if (!hinted && !pointer) return undefined;
   // From here on its facts are this node's: a child with the same box does not react on its own.
-  const ctx: WalkContext = hinted ? { ...outer, claimed: boxKey(node.box!) } : outer;
+  const claims = hinted ? boxKey(node.box!) : undefined;
+  const ctx: OutlineContext = claims ? { ...outer, claimed: claims } : outer;
   const kind = hinted === 'drag' ? 'draggable' : hinted === 'drop' ? 'dropzone' : facts?.slider ? 'slider' : 'clickable';
-  if (hinted && holdsParts(node)) {
-    // A widget serving its parts with one listener (a date picker's days, a sortable list's items): its ref
-    // as a header, then each part as a target of its own.
-    header(node, kind, { ...ctx, parts: true }, out);
-    return true;
-  }
+  if (hinted && holdsParts(node)) return { form: 'parts', kind, claims };
   const inside = hasListedDescendant(node, ctx);
   // A pointer cursor is inherited by everything in a clickable area; with controls inside, they are the targets.
-  if (!hinted && inside) return false;
+  if (!hinted && inside) return undefined;
   let label = labelOf(node, inside, ctx);
   // An element showing no text was named by its icon hint for the capture (facts.ts): say it is a guess.
   if (facts?.icon && label === facts.icon) label = '';
   // The label shown around a field inside it (a web component's label and input) is the field's name: said once.
   if (inside && label && namesControlInside(node, label)) label = '';
-  // A focusable wrapper around one control (an `li tabindex` around its link): both refs on one line.
-  if (!label && !facts?.icon && inside && hinted) return wrapper(node, kind, ctx, out, true);
-  if (!label && !facts?.icon && (inside || !hinted)) return false; // nothing to say
-  const ref = node.ref!;
-  if (label.length > LABEL_LIMIT || (inside && listedCount(node, ctx) > ROW_CONTROLS)) {
-    // A card or panel that reacts as a whole, or a widget with many controls: its ref as a header, then its
-    // text, tables and controls as usual.
-    header(node, kind, ctx, out);
-    return true;
-  }
-  out.push(placed({ text: clickableLine(node, kind, label, facts, ctx), depth: ctx.depth, priority: Priority.Control, kind, ref }, node.box, ctx));
-  // A row that opens on click and holds its own buttons (a mail row and its trash icon): those, indented.
-  if (inside) ctx.walk(node.children ?? [], { ...ctx, depth: ctx.depth + 1, container: ref, inClickable: true, controlsOnly: true }, out, node.box);
-  return true;
+  if (!label && !facts?.icon && inside && hinted) return { form: 'wrapper', kind, claims };
+  if (!label && !facts?.icon && (inside || !hinted)) return undefined; // nothing to say
+  if (label.length > LABEL_LIMIT || (inside && listedCount(node, ctx) > ROW_CONTROLS)) return { form: 'card', kind, claims };
+  return { form: 'line', kind, claims, label, facts, inside };
 }
 
 /** What a reacting element shows to be named by: its name, else its text without the parts listed on their own. */
-function labelOf(node: AriaNode, inside: boolean, ctx: WalkContext): string {
+function labelOf(node: AriaNode, inside: boolean, ctx: OutlineContext): string {
   return (node.name || (inside ? collectText(node, (child) => listedInside(child, ctx)) : node.text || collectText(node))).trim();
-}
-
-/** A reacting element as a header line, with what it holds listed below it. */
-function header(node: AriaNode, kind: string, ctx: WalkContext, out: Line[]): void {
-  const ref = node.ref!;
-  const index = out.length;
-  out.push(placed({ text: `${ref} ${kind}:`, depth: ctx.depth, priority: Priority.Control, kind, ref }, node.box, ctx));
-  ctx.walk(node.children ?? [], { ...ctx, depth: ctx.depth + 1, container: ref, inClickable: true }, out, node.box);
-  out[index]!.sectionEnd = out.length;
 }
 
 /**
  * An item of a widget that serves its parts (a sortable list's item, a board's card): a target of its own,
- * with the controls it holds indented below. False when it shows nothing to name it by.
+ * with the controls it holds listed below it. Undefined when it shows nothing to name it by.
  */
-export function part(node: AriaNode, outer: WalkContext, out: Line[]): boolean {
-  const ctx: WalkContext = { ...outer, parts: false };
+export function asPart(node: AriaNode, ctx: OutlineContext): { kind: string; label: string; facts: ElementFacts | undefined; inside: boolean } | undefined {
   const inside = hasListedDescendant(node, ctx);
   const label = labelOf(node, inside, ctx);
-  if (!label) return false;
-  const ref = node.ref!;
+  if (!label) return undefined;
   const facts = ownFacts(node, ctx);
-  const kind = facts?.clickable === 'drag' ? 'draggable' : 'clickable';
-  out.push(placed({ text: clickableLine(node, kind, label, facts, ctx), depth: ctx.depth, priority: Priority.Control, kind, ref }, node.box, ctx));
-  if (inside) ctx.walk(node.children ?? [], { ...ctx, depth: ctx.depth + 1, container: ref, inClickable: true, controlsOnly: true }, out, node.box);
-  return true;
+  return { kind: facts?.clickable === 'drag' ? 'draggable' : 'clickable', label, facts, inside };
 }
 
-/**
- * A control around other controls (a menu item around its link, a link around a button, a focusable list
- * item): both are targets, so both keep their refs. Around one control: `e5 menuitem > e6 link "Home"`; around
- * several: the wrapper's line as a header, its controls indented below. With `onlyOne`, returns false (and
- * writes nothing) when there are several: the caller lists the node as a container.
- */
-export function wrapper(node: AriaNode, kind: string, ctx: WalkContext, out: Line[], onlyOne = false): boolean {
-  const inner: Line[] = [];
-  ctx.walk(node.children ?? [], { ...ctx, container: node.ref, claimed: node.box && boxKey(node.box) }, inner, node.box);
-  const prefix = `${node.ref} ${kind}`;
-  const append = (lines: Line[], deeper: number) => {
-    const offset = out.length;
-    for (const line of lines) out.push({ ...line, depth: line.depth + deeper, sectionEnd: line.sectionEnd === undefined ? undefined : line.sectionEnd + offset });
-  };
-  if (inner.length === 1 && inner[0]!.ref && inner[0]!.priority === Priority.Control) {
-    append([{ ...inner[0]!, text: `${prefix} > ${inner[0]!.text}` }], 0);
-    return true;
-  }
-  if (onlyOne) return false;
-  // A name made of what it holds (a calendar day named by its events) is said by the lines below it.
-  const own = !inner.length || (node.name && !namedByContent(node)) ? controlLine(node, ctx) : prefix;
-  const index = out.length;
-  out.push(placed({ text: inner.length ? `${own}:` : own, depth: ctx.depth, priority: Priority.Control, kind, ref: node.ref }, node.box, ctx));
-  append(inner, 1);
-  if (inner.length) out[index]!.sectionEnd = out.length;
-  return true;
-}
-
-function namedByContent(node: AriaNode): boolean {
+/** A name made of what the element holds (a calendar day named by its events): the lines below it say it. */
+export function namedByContent(node: AriaNode): boolean {
   const bare = (text: string) => text.replace(/[\s·]+/g, '');
   return bare(node.name ?? '') === bare(collectText(node));
 }

@@ -3,13 +3,13 @@
  * `| Product | Price |` and one `| Kettle | 24.90 |` line per row. A control in a cell is written in the cell
  * as in its own line (`e16 button "Buy"`); a cell or row that reacts to clicks starts with its ref. A table
  * whose cells hold structure (lists, headings, nested tables: a layout table) is walked like any container.
+ * This module reads a table into the outline's entries; lineText.ts writes their text.
  */
-import type { AriaNode } from './tree.js';
-import { clickableLine, controlLine, factsOf, states } from './controls.js';
-import { Priority, LEAF_CONTROLS, placed, type Line, type WalkContext } from './line.js';
-import { collectText, quote, shownWhole } from './text.js';
+import { factsOf, type AriaNode } from './tree.js';
+import { controlSay, Priority, type CellSay, type Entry, type OutlineContext } from './entry.js';
+import { LEAF_CONTROLS } from './roles.js';
+import { collectText } from './textPieces.js';
 
-export const TABLE_ROLES = new Set(['table', 'grid', 'treegrid']);
 const CELL_ROLES = new Set(['cell', 'gridcell', 'columnheader', 'rowheader']);
 /** Roles a plain data cell does not hold: their presence makes the table a layout table. */
 const STRUCTURE = new Set(['table', 'grid', 'treegrid', 'list', 'listitem', 'heading', 'paragraph', 'form', 'navigation', 'region', 'article', 'textbox', 'combobox', 'listbox', 'tree', 'dialog']);
@@ -33,9 +33,9 @@ function cellsOf(row: AriaNode): AriaNode[] {
 }
 
 /** A part of a row that shows nothing but a mark of its own (a column's resize grip): named on the table's line. */
-function isGrip(node: AriaNode | string, ctx: WalkContext): node is AriaNode {
+function isGrip(node: AriaNode | string, ctx: OutlineContext): node is AriaNode {
   if (typeof node === 'string' || CELL_ROLES.has(node.role) || node.text || node.children?.length) return false;
-  const facts = factsOf(node, ctx);
+  const facts = factsOf(node, ctx.fields);
   return !node.name || node.name === facts?.icon;
 }
 
@@ -44,7 +44,7 @@ function holdsStructure(node: AriaNode): boolean {
 }
 
 /** Rows of cells with short, flat content: a table of data rather than a page laid out in a table. */
-function isDataTable(table: AriaNode, rows: AriaNode[], ctx: WalkContext): boolean {
+function isDataTable(table: AriaNode, rows: AriaNode[], ctx: OutlineContext): boolean {
   if (!rows.length) return false;
   for (const row of rows) {
     const cells = cellsOf(row);
@@ -58,11 +58,14 @@ function isDataTable(table: AriaNode, rows: AriaNode[], ctx: WalkContext): boole
   return table.role !== 'treegrid';
 }
 
-/** A cell's content: its text, its controls written as in their own lines, and its ref when it reacts. */
-function cellText(cell: AriaNode, ctx: WalkContext): { text: string; control: boolean } {
+/**
+ * What a cell says: its text, its controls as in their own lines, and its ref when it reacts. `shows` is
+ * false when it says nothing at all; `control` when it holds a target.
+ */
+function cellSay(cell: AriaNode, ctx: OutlineContext): { say: CellSay; shows: boolean; control: boolean } {
   let control = false;
-  const parts: string[] = [];
-  const facts = factsOf(cell, ctx);
+  const parts: CellSay['parts'] = [];
+  const facts = factsOf(cell, ctx.fields);
   // A cell that reacts is written by its ref, unless it holds a control: then that control is the target.
   const reacts = cell.ref && !hasControl(cell) && (facts?.clickable || cell.role === 'gridcell');
   // What a reacting cell is named by is said once; what else it holds (a calendar day's events) follows it.
@@ -74,10 +77,10 @@ function cellText(cell: AriaNode, ctx: WalkContext): { text: string; control: bo
         if (node.trim() !== label) parts.push(node);
       } else if (label !== undefined && (node.name || node.text) === label) continue;
       else if (node.ref && LEAF_CONTROLS.has(node.role) && !CELL_ROLES.has(node.role)) {
-        parts.push(controlLine(node, ctx));
+        parts.push(controlSay(node, ctx));
         control = true;
-      } else if (node.ref && factsOf(node, ctx)?.clickable) {
-        parts.push(clickableLine(node, 'clickable', node.name || node.text || collectText(node), factsOf(node, ctx), ctx));
+      } else if (node.ref && factsOf(node, ctx.fields)?.clickable) {
+        parts.push({ as: 'reacting', node, kind: 'clickable', label: node.name || node.text || collectText(node), facts: factsOf(node, ctx.fields) });
         control = true;
       } else if (node.children?.length) visit(node.children);
       else if (node.name || node.text) parts.push(node.name || node.text || '');
@@ -85,12 +88,10 @@ function cellText(cell: AriaNode, ctx: WalkContext): { text: string; control: bo
   };
   if (!own && !cell.children?.length) parts.push(cell.name || cell.text || '');
   else visit(cell.children ?? []);
-  const content = parts.join(' ').replace(/\s+/g, ' ').replace(/\|/g, '¦').trim();
-  if (own) {
-    const said = [cell.ref, quote(label!), ...states(cell, facts, ctx)].join(' ');
-    return { text: `${said}${content ? ` ${shownWhole(content, ctx.textLimit, cell.ref).shown}` : ''}`, control: true };
-  }
-  return { text: shownWhole(content, ctx.textLimit, cell.ref).shown, control };
+  if (own) return { say: { ref: cell.ref, own: { node: cell, label: label!, facts }, parts }, shows: true, control: true };
+  // A control's line is never empty; text is, when it is all blanks.
+  const shows = control || parts.some((part) => typeof part !== 'string' || part.trim() !== '');
+  return { say: { ref: cell.ref, parts }, shows, control };
 }
 
 function hasControl(node: AriaNode): boolean {
@@ -98,32 +99,31 @@ function hasControl(node: AriaNode): boolean {
 }
 
 /**
- * Writes a data table's lines into `out` and returns true, or returns false for a layout table (the caller
+ * Reads a data table into entries in `out` and returns true, or returns false for a layout table (the caller
  * walks it as a container). The header row is marked so that viewport selection keeps it with any row shown.
  */
-export function tableLines(table: AriaNode, ctx: WalkContext, out: Line[]): boolean {
+export function tableEntries(table: AriaNode, ctx: OutlineContext, out: Entry[]): boolean {
   const rows = rowsOf(table);
   if (!isDataTable(table, rows, ctx)) return false;
   const columns = Math.max(...rows.map((row) => cellsOf(row).length));
-  const name = table.name ? ` ${quote(table.name)}` : '';
-  const headerIndex = out.length;
-  out.push(placed({ text: `${table.ref ? `${table.ref} ` : ''}${table.role}${name} (${columns} col${columns === 1 ? '' : 's'}):`, depth: ctx.depth, priority: Priority.Section, kind: table.role, ref: table.ref }, table.box, ctx));
   // The rows' grips (a column's resize handle) are named once, on the table's line, not in every cell.
   const grips: string[] = [];
+  const tableSay = { as: 'table' as const, ref: table.ref, role: table.role, name: table.name || undefined, columns, grips };
+  const headerIndex = out.length;
+  out.push({ say: tableSay, depth: ctx.depth, priority: Priority.Section, kind: table.role, ref: table.ref, box: table.box, at: ctx });
   for (const row of rows) {
     const cells = cellsOf(row);
-    const rendered = cells.map((cell) => cellText(cell, ctx));
+    const read = cells.map((cell) => cellSay(cell, ctx));
     for (const child of row.children ?? []) if (isGrip(child, ctx) && child.ref) grips.push(child.ref);
-    if (rendered.every((c) => !c.text)) continue;
+    if (read.every((c) => !c.shows)) continue;
     const heading = cells.every((c) => c.role === 'columnheader');
-    const rowReacts = row.ref && factsOf(row, ctx)?.clickable;
-    const text = `${rowReacts ? `${row.ref} ` : ''}| ${rendered.map((c) => c.text).join(' | ')} |`;
-    const control = rendered.some((c) => c.control) || !!rowReacts;
-    const line = placed({ text, depth: ctx.depth + 1, priority: control ? Priority.Control : Priority.Text, kind: control ? 'row' : 'text', ref: rowReacts ? row.ref : undefined }, row.box, ctx);
-    if (heading) line.header = true;
-    out.push(line);
+    const rowReacts = row.ref && factsOf(row, ctx.fields)?.clickable;
+    const control = read.some((c) => c.control) || !!rowReacts;
+    const say = { as: 'row' as const, ref: rowReacts ? row.ref : undefined, cells: read.map((c) => c.say) };
+    const entry: Entry = { say, depth: ctx.depth + 1, priority: control ? Priority.Control : Priority.Text, kind: control ? 'row' : 'text', ref: rowReacts ? row.ref : undefined, box: row.box, at: ctx };
+    if (heading) entry.header = true;
+    out.push(entry);
   }
-  if (grips.length) out[headerIndex]!.text = out[headerIndex]!.text.replace(/\):$/, `, resize grips ${grips.join(' ')}):`);
   out[headerIndex]!.sectionEnd = out.length;
   return true;
 }

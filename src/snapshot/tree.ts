@@ -88,3 +88,8 @@ export interface LoadingFrame {
 export function boxKey(box: Box): string {
   return `${Math.round(box.x)},${Math.round(box.y)},${Math.round(box.width)},${Math.round(box.height)}`;
 }
+
+/** The facts collected for a node's element, found by its box. */
+export function factsOf(node: AriaNode, fields: Map<string, ElementFacts>): ElementFacts | undefined {
+  return node.box ? fields.get(boxKey(node.box)) : undefined;
+}

@@ -8,11 +8,13 @@ import type { Page } from 'playwright-core';
 import { z } from 'zod';
 import type { ResolvedConfig } from '../config.js';
 import { BrowserToolError, ERROR_CODES, toBrowserToolError } from '../errors.js';
+import { announcement } from '../files/downloads.js';
 import type { RefManager } from '../refs.js';
 import type { Deadline } from '../deadline.js';
 import type { SessionRegistry } from '../session/registry.js';
 import type { BrowserSession } from '../session/session.js';
 import type { Tab } from '../session/tab.js';
+import { elementsSchema, resultElements, sessionRefs, type ResultElement } from './elements.js';
 import { toModelText, type ResultLike } from './modelText.js';
 import { BOUNDARY_NOTE, boundaryOf } from './boundary.js';
 import { traceToolCall } from './toolSpan.js';
@@ -45,7 +47,7 @@ export const errorSchema = z.object({
 const noticesSchema = z.array(z.string()).optional().describe('Things you should know about this call, such as a browser restart.');
 const boundarySchema = z.string().optional().describe("The session's content boundary: the text the model reads puts what came from the page between its markers (boundary.ts).");
 
-export type ToolResult<T> = ({ ok: true; notices?: string[]; boundary?: string } & T) | { ok: false; error: z.infer<typeof errorSchema>; notices?: string[]; boundary?: string };
+export type ToolResult<T> = ({ ok: true; notices?: string[]; elements?: ResultElement[]; boundary?: string } & T) | { ok: false; error: z.infer<typeof errorSchema>; notices?: string[]; boundary?: string };
 
 export interface BrowserToolDefinition<I extends z.ZodTypeAny, O extends z.ZodRawShape> {
   id: string;
@@ -100,7 +102,9 @@ export function sessionKey(context: unknown, config: ResolvedConfig): string {
 }
 
 export function defineBrowserTool<I extends z.ZodTypeAny, O extends z.ZodRawShape>(definition: BrowserToolDefinition<I, O>) {
-  const success = z.object({ ok: z.literal(true), notices: noticesSchema, boundary: boundarySchema, ...definition.output });
+  // Results that can show refs list them as data too (elements.ts); the others are not declared with the list.
+  const showsRefs = 'snapshot' in definition.output || 'changes' in definition.output;
+  const success = z.object({ ok: z.literal(true), notices: noticesSchema, boundary: boundarySchema, ...(showsRefs ? { elements: elementsSchema } : {}), ...definition.output });
   const failure = z.object({ ok: z.literal(false), error: errorSchema, notices: noticesSchema, boundary: boundarySchema });
   const outputSchema = z.union([success, failure]);
 
@@ -173,6 +177,12 @@ function blockedNotice(urls: string[]): string {
   return `The domain allowlist blocked ${urls.length} request${urls.length === 1 ? '' : 's'} of this page (to ${hosts.slice(0, 3).join(', ')}${hosts.length > 3 ? ', …' : ''}); parts of the page that needed them may be missing.`;
 }
 
+/** A call as a download's cause names it: the tool and the arguments that say what it acted on (never typed text). */
+function callLabel(id: string, input: unknown): string {
+  const args = Object.fromEntries(Object.entries((input ?? {}) as Record<string, unknown>).filter(([key]) => ['url', 'ref', 'key', 'action', 'index', 'file'].includes(key)));
+  return `${id}${Object.keys(args).length ? ` ${JSON.stringify(args)}` : ''}`;
+}
+
 function budgetOf<I extends z.ZodTypeAny>(definition: BrowserToolDefinition<I, z.ZodRawShape>, input: z.infer<I>, config: ResolvedConfig): number {
   const { budget } = definition;
   if (typeof budget === 'function') return budget(input, config);
@@ -206,10 +216,16 @@ async function runTool<I extends z.ZodTypeAny, O extends z.ZodRawShape>(
         throw new BrowserToolError('dialog_open', `A ${pending.type} dialog is open: ${JSON.stringify(pending.message)}. The page is frozen until it is answered.`);
       }
       const call: CallContext = { session, refs: session.refs, config: context.config, page: active.page, tab: active.tab, notices, deadline };
-      const data = await definition.handle(input, call);
+      const label = callLabel(definition.id, input);
+      session.downloads.callStarted(label, { forPerson });
+      const arrived = forPerson ? [] : session.downloads.takeAnnouncements();
+      if (arrived.length) notices.push(announcement(arrived));
+      const data = await definition.handle(input, call).finally(() => session.downloads.callEnded(label));
       const blocked = session.tabs.all().flatMap((page) => session.tabs.tabOf(page).takeBlocked());
       if (blocked.length) notices.push(blockedNotice(blocked));
-      return { ok: true as const, ...data, ...(notices.length ? { notices } : {}), ...boundary };
+      // The refs the result shows, as data for programs (elements.ts); the model reads them in the text.
+      const elements = resultElements(data, sessionRefs(session.refs, [session.tabs.activeTab, ...session.tabs.all()]));
+      return { ok: true as const, ...data, ...elements, ...(notices.length ? { notices } : {}), ...boundary };
     }, { slot: !definition.waits, checkTab: !definition.handlesHungTab, forPerson });
   } catch (error) {
     const toolError = toBrowserToolError(error, definition.id.replace(/^browser_/, ''));

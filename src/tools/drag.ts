@@ -51,7 +51,10 @@ export const dragTool = defineBrowserTool({
     const placeBefore = await placeAmong(source.locator, target.locator);
     let how = { released: '', byGrip: false };
     const effects = await observeAction(call, async () => {
-      how = await dragLikeAPerson(call.page, source.locator, target.locator, { side: position, timeout: call.deadline.forStep() });
+      // A drag is dozens of moves at a hand's pace: its time runs from the last move the page took, so that a busy
+      // machine makes it slower, while a page that stops answering still ends it within the action time.
+      const progress = () => call.deadline.extend(call.config.timeout);
+      how = await dragLikeAPerson(call.page, source.locator, target.locator, { side: position, timeout: call.deadline.forStep(), progress });
     });
     const landed = effects.navigated ? undefined : landing(placeBefore, await placeAmong(source.locator, target.locator));
     const unchanged = !effects.navigated && !landed && !effects.changes?.split('\n').some((line) => !line.startsWith('~ scroll:'));

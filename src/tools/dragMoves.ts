@@ -58,7 +58,12 @@ function defaultSide(from: Box, to: Box): { axis: Axis; side: DropSide } {
 export interface DragOptions {
   side?: DropSide;
   timeout: number;
+  /** Told each time the page has taken a move of the pointer: the drag is going on, however slowly. */
+  progress?: () => void;
 }
+
+/** Moves the pointer (the button held or not) and returns once the page has taken the move. */
+type Move = (x: number, y: number) => Promise<void>;
 
 export interface Dragged {
   /** Where over the target the button was let go: "its lower right" or "its upper left". */
@@ -87,23 +92,27 @@ export async function dragLikeAPerson(page: Page, source: Locator, target: Locat
   const [entry, exit] = side === 'after' ? [0.25, 0.75] : [0.75, 0.25];
   const forward = side === 'after' ? 1 : -1;
 
+  const move: Move = async (x, y) => {
+    await page.mouse.move(x, y);
+    options.progress?.();
+  };
   let at = center(hold ?? from);
-  await page.mouse.move(at.x, at.y);
+  await move(at.x, at.y);
   await page.mouse.down();
   try {
     // The drag starts before any scrolling: a page scrolled under a pressed button starts no drag.
-    at = await moveAlong(page, at, pointIn(to, entry), START_MOVES, true);
+    at = await moveAlong(move, at, pointIn(to, entry), START_MOVES, true);
     to = await inView(page, target, to, timeout);
-    at = await moveAlong(page, at, pointIn(to, entry));
-    to = await hover(page, target, at, axis, timeout);
+    at = await moveAlong(move, at, pointIn(to, entry));
+    to = await hover(move, target, at, axis, timeout);
     // A list that moved the element past the target already (it took the target's place on entering) leaves the
     // far quarter behind the pointer in the list's direction: moving back would undo it.
     const aim = pointIn(to, exit);
     const dx = (aim.x - at.x) * forward;
     const dy = (aim.y - at.y) * forward;
     if (dx >= 0 && dy >= 0 && dx + dy > 0) {
-      at = await moveAlong(page, at, aim);
-      await hover(page, target, at, axis, timeout);
+      at = await moveAlong(move, at, aim);
+      await hover(move, target, at, axis, timeout);
     }
   } finally {
     // A page that closed or left during the drag has no button to let go of; the error that ended it says more.
@@ -137,7 +146,7 @@ async function inView(page: Page, target: Locator, box: Box, timeout: number): P
  * that would take more than MAX_STEPS) to `to`, or, with `firstOnly`, no further than the small moves. Returns
  * where the pointer is.
  */
-async function moveAlong(page: Page, at: Point, to: Point, first: number[] = [], firstOnly = false): Promise<Point> {
+async function moveAlong(move: Move, at: Point, to: Point, first: number[] = [], firstOnly = false): Promise<Point> {
   const dx = to.x - at.x;
   const dy = to.y - at.y;
   const distance = Math.hypot(dx, dy);
@@ -149,7 +158,7 @@ async function moveAlong(page: Page, at: Point, to: Point, first: number[] = [],
   for (const d of stops) {
     const f = distance ? d / distance : 1;
     now = { x: at.x + dx * f, y: at.y + dy * f };
-    await page.mouse.move(now.x, now.y);
+    await move(now.x, now.y);
     await sleep(STEP_MS);
   }
   return now;
@@ -159,11 +168,11 @@ async function moveAlong(page: Page, at: Point, to: Point, first: number[] = [],
  * Holds the pointer over the target, nudging it a pixel across the drag's line so that the page keeps hearing
  * it, until the target stops moving (a list animates its items into their new places). Returns where it is.
  */
-async function hover(page: Page, target: Locator, at: Point, axis: Axis, timeout: number): Promise<Box> {
+async function hover(move: Move, target: Locator, at: Point, axis: Axis, timeout: number): Promise<Box> {
   let last: Box | null = null;
   for (let waited = 0; waited < HOVER_MAX_MS; waited += HOVER_MS) {
     const nudge = (waited / HOVER_MS) % 2;
-    await page.mouse.move(at.x + (axis === 'y' ? nudge : 0), at.y + (axis === 'x' ? nudge : 0));
+    await move(at.x + (axis === 'y' ? nudge : 0), at.y + (axis === 'x' ? nudge : 0));
     await sleep(HOVER_MS);
     const box = await target.boundingBox({ timeout });
     if (sameBox(box, last)) return box!;

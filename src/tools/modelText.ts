@@ -9,8 +9,8 @@
 
 import { withinBoundary } from './boundary.js';
 
-/** Fields the model does not need in the text: sizes of the snapshot, for programs; the boundary's number, used below. */
-const FOR_PROGRAMS = new Set(['ok', 'notices', 'tokens', 'refs', 'boundary']);
+/** Fields the model does not need in the text: sizes of the snapshot and its elements as data, for programs; the boundary's number, used below. */
+const FOR_PROGRAMS = new Set(['ok', 'notices', 'tokens', 'refs', 'elements', 'boundary']);
 
 function scalar(value: unknown): string {
   if (typeof value === 'string') return value;

@@ -6,7 +6,7 @@ import { normalizeUrl, openInPlaceOfHungTab, openPage } from './pageOpening.js';
 export const navigateTool = defineBrowserTool({
   id: 'browser_navigate',
   description:
-    'Open a URL in the current tab. Returns the final URL, title, HTTP status and a snapshot of the page, whose refs (e12) the other tools act on. It returns as soon as the page is usable; requests still loading are listed. A URL that serves a file (a PDF, a zip) is downloaded instead and listed under downloads.',
+    'Open a URL in the current tab. Returns the final URL, title, HTTP status and a snapshot of the page, whose refs (e12) the other tools act on. It returns as soon as the page is usable; requests still loading are listed. A URL that serves a file (a PDF, a CSV, a zip) is downloaded and listed under downloads; a document among them (PDF, CSV, text) is read like a page under file: its first part, and the call that reads on.',
   input: z.object({
     url: z.string().describe('The address to open, e.g. https://example.com/login.'),
     waitUntil: z
@@ -22,6 +22,7 @@ export const navigateTool = defineBrowserTool({
     loading: loadingSchema,
     dialogs: effectsShape.dialogs,
     downloads: effectsShape.downloads,
+    file: effectsShape.file,
   },
   handlesHungTab: true,
   budget: 'page',

@@ -11,6 +11,11 @@ import { currentDocumentId, type Capture } from '../snapshot/capture.js';
 import { diffCaptures } from '../snapshot/diff.js';
 import { stageSync } from '../stages.js';
 import type { CallContext } from './defineTool.js';
+import { eventOf } from '../files/downloads.js';
+import { openingOf, shownDocument } from './fileReading.js';
+
+/** How long an action waits for a file it downloaded to be saved before answering with it listed as downloading. */
+const DOWNLOAD_SAVE_WAIT_MS = 5_000;
 
 export const loadingSchema = z
   .string()
@@ -42,9 +47,22 @@ export const effectsShape = {
     .optional()
     .describe('Dialogs the action opened. "pending" ones wait for browser_dialog.'),
   downloads: z
-    .array(z.object({ file: z.string(), path: z.string(), bytes: z.number().optional(), error: z.string().optional() }))
+    .array(
+      z.object({
+        file: z.string().describe('Its short name: browser_read { file } reads it, browser_upload takes it.'),
+        path: z.string(),
+        type: z.string().optional(),
+        bytes: z.number().optional(),
+        downloading: z.literal(true).optional(),
+        error: z.string().optional(),
+      }),
+    )
     .optional()
-    .describe('Files the action downloaded, saved on disk.'),
+    .describe('Files the action downloaded, kept for this session.'),
+  file: z
+    .string()
+    .optional()
+    .describe('A document the call opened (a PDF, a CSV, a text file), read like a page: its first part, and the call that reads on.'),
   invalidFields: z
     .array(z.string())
     .optional()
@@ -99,8 +117,11 @@ export async function observeAction(call: CallContext, action: () => Promise<unk
   const effects: Effects = { url: page.isClosed() ? '' : page.url(), navigated: false };
   const dialogs = tab.takeDialogs();
   if (dialogs.length) effects.dialogs = dialogs;
-  const downloads = await tab.takeDownloads();
+  // A download still being saved after a few seconds is listed as downloading: the action has answered.
+  const downloads = await tab.takeDownloads(Math.min(DOWNLOAD_SAVE_WAIT_MS, deadline.forStep()));
   if (downloads.length) effects.downloads = downloads;
+  const opening = await openingOf(call, downloads);
+  if (opening) effects.file = opening.file;
 
   const opened = session.tabs.takePopups()[0] ?? session.tabs.all().find((p) => !pagesBefore.has(p));
   if (opened) {
@@ -121,6 +142,12 @@ export async function observeAction(call: CallContext, action: () => Promise<unk
     if (settled.loading) effects.loading = settled.loading;
     effects.url = page.url();
     early = settled.snapshot;
+    // A link to a PDF that Chromium shows in its viewer: read like the page it is.
+    const shown = await shownDocument(call);
+    if (shown) {
+      effects.downloads = [...(effects.downloads ?? []), eventOf(shown)];
+      effects.file = (await openingOf(call, [eventOf(shown)]))?.file;
+    }
   } else await settleAction(tab.traffic, run.began, deadline, config.settle);
   const after = await refs.snapshot(page, {}, early);
   if (effects.navigated || !before) {

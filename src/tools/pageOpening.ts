@@ -9,6 +9,7 @@ import { openAddress, type WaitUntil } from '../loading/index.js';
 import { isAllowedHost } from '../session/allowlist.js';
 import { alsoHungNotice } from '../session/tabs.js';
 import type { CallContext } from './defineTool.js';
+import { downloadShownPdf, openingOf } from './fileReading.js';
 
 const LOCAL_HOST = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\]|0\.0\.0\.0)(:\d+)?(\/|$)/i;
 const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
@@ -48,20 +49,37 @@ export function normalizeUrl(raw: string, config: Pick<ResolvedConfig, 'allowedS
   return url.href;
 }
 
-/** A navigation that failed with a network error, once the tab is back on its page if it could be. */
 /** The proxy is the operator's setting (config `proxy`): no address the model tries gets past it. */
 const PROXY_HINT = "The browser reaches every site through a proxy set by whoever runs it, and the proxy failed: another address fails the same way. Tell the user the browser's proxy is not working.";
 
+/** A navigation that failed with a network error, once the tab is back on its page if it could be. */
 function failedNavigation(error: unknown, back: boolean): BrowserToolError {
   const mapped = toBrowserToolError(error, 'navigate');
   const proxy = /ERR_PROXY_|ERR_TUNNEL_CONNECTION_FAILED|ERR_SOCKS_/.test(String(error));
   return new BrowserToolError(mapped.code, mapped.message, {
-    hint: proxy
-      ? PROXY_HINT
-      : back
-      ? 'Check the URL for typos, or try another address. The tab is back on the previous page; take browser_snapshot if you need its refs.'
-      : 'Check the URL for typos, or try another address. The tab shows an error page now.',
+    hint: proxy ? PROXY_HINT : `Check the URL for typos, or try another address. ${tabAfterFailure(back)}`,
     retryable: mapped.retryable,
+  });
+}
+
+function tabAfterFailure(back: boolean): string {
+  return back ? 'The tab is back on the previous page; take browser_snapshot if you need its refs.' : 'The tab shows an error page now.';
+}
+
+/**
+ * The server answered with an error status; `snapshot`: the page it sent, when Chromium shows one (an empty
+ * answer is shown by the npm-shipped headless shell, and fails the load in Chrome). A 407 comes from the browser's
+ * proxy, not the site.
+ */
+function answeredWithError(url: string, { status, statusText }: { status: number; statusText: string }, snapshot?: string, back = false): BrowserToolError {
+  const what =
+    snapshot === undefined
+      ? `The server sent no page with it. Check the URL, or try another address. ${tabAfterFailure(back)}`
+      : 'The server returned an error page (shown in the snapshot). Check the URL, or go back and try another way.';
+  return new BrowserToolError('navigation_failed', `${url} answered HTTP ${status}${statusText ? ` ${statusText}` : ''}.`, {
+    hint: status === 407 ? PROXY_HINT.replace('the proxy failed', 'the proxy refused its login') : what,
+    retryable: status >= 500,
+    ...(snapshot === undefined ? {} : { snapshot }),
   });
 }
 
@@ -108,7 +126,8 @@ export async function openPage(target: string, waitUntil: WaitUntil | undefined,
       });
     case 'download': {
       const { capture, formatted } = await refs.snapshot(page);
-      return { url: capture.url, title: capture.title, status: null, snapshot: formatted.text, downloads: opened.downloads };
+      const opening = await openingOf(call, opened.downloads);
+      return { url: capture.url, title: capture.title, status: null, snapshot: formatted.text, downloads: opened.downloads, ...(opening ? { file: opening.file } : {}) };
     }
     case 'noContent':
       throw new BrowserToolError('navigation_failed', `${target} answered HTTP 204 No Content: it has no page to show.`, {
@@ -118,18 +137,15 @@ export async function openPage(target: string, waitUntil: WaitUntil | undefined,
       throw blockedNavigation(target, opened.blocked, config, opened.back ? undefined : 'The tab shows an error page now.');
     case 'failed':
       throw failedNavigation(opened.error, opened.back);
+    case 'errorStatus':
+      throw answeredWithError(target, opened, undefined, opened.back);
   }
   const { loaded } = opened;
   const status = loaded.response?.status() ?? null;
   const { capture, formatted } = await refs.snapshot(page, {}, loaded.snapshot);
-  if (status !== null && status >= 400) {
-    throw new BrowserToolError('navigation_failed', `${capture.url} answered HTTP ${status}${loaded.response?.statusText() ? ` ${loaded.response.statusText()}` : ''}.`, {
-      hint: status === 407 ? PROXY_HINT.replace('the proxy failed', 'the proxy refused its login') : 'The server returned an error page (shown in the snapshot). Check the URL, or go back and try another way.',
-      retryable: status >= 500,
-      snapshot: formatted.text,
-    });
-  }
+  if (status !== null && status >= 400) throw answeredWithError(capture.url, { status, statusText: loaded.response?.statusText() ?? '' }, formatted.text);
   const dialogs = tab.takeDialogs();
+  const shown = await shownFiles(call);
   return {
     url: capture.url,
     title: capture.title,
@@ -137,5 +153,22 @@ export async function openPage(target: string, waitUntil: WaitUntil | undefined,
     snapshot: formatted.text,
     ...(loaded.loading ? { loading: loaded.loading } : {}),
     ...(dialogs.length ? { dialogs } : {}),
+    ...shown,
   };
+}
+
+/**
+ * Files the page opened while it loaded: a PDF it shows (in Chromium's viewer, saved into the downloads; the
+ * headless shell downloads an embedded PDF itself) is listed, and a PDF that is the page itself is read like one.
+ */
+async function shownFiles(call: CallContext): Promise<{ downloads?: Awaited<ReturnType<CallContext['tab']['takeDownloads']>>; file?: string; title?: string }> {
+  const { page, tab } = call;
+  const downloads = call.session.downloads.begunIn(page) ? await tab.takeDownloads(Math.min(5_000, call.deadline.forStep())) : [];
+  const frames = tab.pdfFrames();
+  for (const frame of frames) downloads.push(...(await downloadShownPdf(call, frame)));
+  if (!downloads.length) return {};
+  const pdfPage = frames.includes(page.mainFrame());
+  const opening = await openingOf(call, pdfPage ? downloads : []);
+  if (!pdfPage) call.notices.push(`The page downloaded or shows ${downloads.length === 1 ? 'a file' : 'files'} (${downloads.map((d) => d.file).join(', ')}): browser_read { file } reads ${downloads.length === 1 ? 'it' : 'one'}.`);
+  return { downloads, ...(opening ? { file: opening.file, title: opening.title } : {}) };
 }

@@ -1,67 +1,49 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import TurndownService from 'turndown';
 import { z } from 'zod';
 import { BrowserToolError } from '../errors.js';
 import { countTokens } from '../snapshot/tokens.js';
 import { markAddressed } from '../snapshot/addressed.js';
+import { paginate, turndown } from './article.js';
 import { articleWithoutHiddenText, elementWithoutHiddenText } from './readableCopy.js';
 import { defineBrowserTool } from './defineTool.js';
+import { findDownload, nextCall, READ_TOKENS, readFileFor, shownDocument } from './fileReading.js';
 import { refSchema, resolveTarget } from './shared.js';
-
-let readabilitySource: string | undefined;
-function readability(): string {
-  readabilitySource ??= readFileSync(createRequire(import.meta.url).resolve('@mozilla/readability/Readability.js'), 'utf8');
-  return readabilitySource;
-}
-
-const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
-turndown.remove(['script', 'style', 'noscript', 'iframe', 'svg', 'canvas', 'form', 'button'] as Array<keyof HTMLElementTagNameMap>);
-
-/** Splits Markdown at paragraph boundaries into pages of at most `maxTokens` (a longer paragraph is cut). */
-export function paginate(markdown: string, maxTokens: number): string[] {
-  const pages: string[] = [];
-  let current: string[] = [];
-  let tokens = 0;
-  for (const block of markdown.split(/\n{2,}/)) {
-    let cost = countTokens(block) + 2;
-    let text = block;
-    if (cost > maxTokens) {
-      text = block.slice(0, Math.floor((block.length * maxTokens) / cost) - 1) + '…';
-      cost = countTokens(text) + 2;
-    }
-    if (tokens + cost > maxTokens && current.length) {
-      pages.push(current.join('\n\n'));
-      current = [];
-      tokens = 0;
-    }
-    current.push(text);
-    tokens += cost;
-  }
-  if (current.length) pages.push(current.join('\n\n'));
-  return pages.length ? pages : [''];
-}
 
 export const readTool = defineBrowserTool({
   id: 'browser_read',
   description:
-    "Read the page's main content (or one element by ref) as Markdown, without menus and ads, in pages of maxTokens. Use it to read; browser_snapshot to act.",
+    "Read the page's main content (or one element by ref) as Markdown, without menus and ads, in pages of maxTokens. With file, read a file this session downloaded, by the name results list under downloads: a PDF's text page by page, a CSV as a table, JSON, text or HTML. Use it to read; browser_snapshot to act.",
   input: z.object({
     ref: refSchema.optional(),
+    file: z.string().min(1).optional().describe('A downloaded file, by its name under downloads (e.g. "invoice.pdf").'),
     maxTokens: z.number().int().min(200).max(20_000).optional().describe('Default 2,000.'),
-    page: z.number().int().min(1).max(1_000).optional().describe('From 1.'),
+    page: z.number().int().min(1).max(1_000_000).optional().describe('From 1.'),
   }),
   output: {
     title: z.string(),
     markdown: z.string(),
     page: z.number(),
     pages: z.number().describe('How many pages the content has at this maxTokens.'),
+    next: z.string().optional().describe('The call that reads the next page.'),
     tokens: z.number(),
   },
   budget: 'page',
   describesBoundary: true,
-  async handle({ ref, maxTokens, page: pageNumber }, call) {
+  validate: ({ ref, file }) => {
+    if (ref !== undefined && file !== undefined) throw new BrowserToolError('invalid_input', 'Give ref or file, not both.', { hint: 'ref reads an element of the page; file reads a downloaded file.' });
+  },
+  async handle({ ref, file, maxTokens, page: pageNumber }, call) {
     const { page } = call;
+    const wanted = pageNumber ?? 1;
+    // A file: named, or the PDF the tab shows in Chromium's viewer, which reads as the file it is.
+    const entry = file !== undefined ? findDownload(call, file) : ref === undefined ? await shownDocument(call) : undefined;
+    if (entry) {
+      const read = await readFileFor(call, entry, maxTokens ?? READ_TOKENS, wanted);
+      call.notices.push(...read.notes);
+      const next = nextCall(entry.name, read.part, read.parts, maxTokens);
+      // A file speaks to the agent as a page may, and is marked the same way (snapshot/addressed.ts).
+      const marked = markAddressed(read.text.split('\n')).join('\n');
+      return { title: read.title, markdown: marked, page: read.part, pages: read.parts, ...(next ? { next } : {}), tokens: marked === read.text ? read.tokens : countTokens(marked) };
+    }
     let title = await page.title();
     let html: string;
     // Text a person cannot see is left out of what is read (snapshot/hiddenText.ts).
@@ -70,7 +52,7 @@ export const readTool = defineBrowserTool({
       const target = await resolveTarget(call, ref, 'read');
       ({ html, hidden } = await elementWithoutHiddenText(target.locator));
     } else {
-      const read = await articleWithoutHiddenText(page, readability());
+      const read = await articleWithoutHiddenText(page);
       ({ hidden } = read);
       if (read.article) {
         title = read.article.title;
@@ -84,11 +66,11 @@ export const readTool = defineBrowserTool({
     // Text that speaks to the agent is the page's, and the line before it says so (snapshot/addressed.ts).
     const markdown = markAddressed(turndown.turndown(html).trim().split('\n')).join('\n');
     const pages = paginate(markdown, maxTokens ?? 2_000);
-    const wanted = pageNumber ?? 1;
     if (wanted > pages.length) {
       throw new BrowserToolError('invalid_input', `There are only ${pages.length} pages of text at this maxTokens.`, { hint: `Ask for page 1 to ${pages.length}.` });
     }
     const text = pages[wanted - 1]!;
-    return { title, markdown: text, page: wanted, pages: pages.length, tokens: countTokens(text) };
+    const next = wanted < pages.length ? `browser_read ${JSON.stringify({ ...(ref ? { ref } : {}), page: wanted + 1, ...(maxTokens ? { maxTokens } : {}) })}` : undefined;
+    return { title, markdown: text, page: wanted, pages: pages.length, ...(next ? { next } : {}), tokens: countTokens(text) };
   },
 });

@@ -8,6 +8,7 @@ import { pageScript } from '../inPage.js';
 import { copyWithoutHiddenText, hideHiddenText, releaseHiddenText, type HiddenTextCopyArgs } from '../snapshot/hiddenText.js';
 import { sight } from '../snapshot/sight.js';
 import { LISTENERS_KEY } from '../snapshot/listeners.js';
+import { readability } from './article.js';
 
 const COPY: HiddenTextCopyArgs = { markersKey: 'mastra-browser-toolset.readHidden', attribute: 'data-mastra-browser-toolset-unseen', listenersKey: LISTENERS_KEY };
 const ELEMENT_KEY = 'mastra-browser-toolset.readElement';
@@ -18,13 +19,13 @@ function copyScript(args: HiddenTextCopyArgs): string {
 }
 
 /**
- * The page's main article by Readability (`readabilitySource`), read from a copy without hidden text, or the
+ * The page's main article by Readability, read from a copy without hidden text, or the
  * copy's body when there is no article. A string expression is evaluated by the debugger protocol, so page
  * CSP cannot block it.
  */
-export async function articleWithoutHiddenText(page: Page, readabilitySource: string): Promise<{ article: { title: string; content: string } | null; body: string; hidden: number }> {
+export async function articleWithoutHiddenText(page: Page): Promise<{ article: { title: string; content: string } | null; body: string; hidden: number }> {
   return (await page.evaluate(
-    `(() => { ${readabilitySource}\n; const made = ${copyScript(COPY)};
+    `(() => { ${readability()}\n; const made = ${copyScript(COPY)};
       const parsed = new Readability(made.copy.cloneNode(true), { charThreshold: 200 }).parse();
       const article = parsed && parsed.content ? { title: parsed.title || document.title, content: parsed.content } : null;
       return { article, body: article ? '' : made.copy.body ? made.copy.body.innerHTML : '', hidden: made.hidden }; })()`,

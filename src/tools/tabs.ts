@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BrowserToolError } from '../errors.js';
+import { listingOf } from '../files/downloads.js';
 import { loadPage } from '../loading/index.js';
 import { NOT_RESPONDING } from '../session/tabs.js';
 import { defineBrowserTool } from './defineTool.js';
@@ -9,7 +10,7 @@ import { normalizeUrl } from './pageOpening.js';
 export const tabsTool = defineBrowserTool({
   id: 'browser_tabs',
   description:
-    'List, open, switch to or close tabs. A tab your action opens becomes the active tab (its result shows it). "switch" and "close" take an index from "list"; switching returns the tab\'s snapshot.',
+    'List, open, switch to or close tabs. A tab your action opens becomes the active tab (its result shows it). "switch" and "close" take an index from "list"; switching returns the tab\'s snapshot. "list" also lists the files this session downloaded.',
   input: z.object({
     action: z.enum(['list', 'new', 'switch', 'close']),
     index: z.number().int().min(0).max(1000).optional().describe('Tab index for "switch" and "close" (close defaults to the active tab).'),
@@ -19,6 +20,10 @@ export const tabsTool = defineBrowserTool({
     tabs: z.array(z.object({ index: z.number(), url: z.string(), title: z.string(), active: z.boolean() })),
     snapshot: z.string().optional().describe('The active tab, after "new" with a URL or "switch".'),
     loading: loadingSchema,
+    downloads: z
+      .array(z.object({ file: z.string(), type: z.string(), size: z.string(), from: z.string(), by: z.string(), on: z.string(), at: z.string() }))
+      .optional()
+      .describe('With "list": the files this session downloaded, by name (browser_read { file } reads one), what caused each and when.'),
   },
   runsWhileDialogOpen: true,
   handlesHungTab: true,
@@ -44,6 +49,7 @@ export const tabsTool = defineBrowserTool({
     const tabs = await session.tabs.list();
     // The next call checks the tab again, and replaces it by an empty one if it is hung.
     if (tabs.some((tab) => tab.active && tab.title === NOT_RESPONDING)) session.suspectActiveTab();
-    return { tabs, ...(snapshot ? { snapshot } : {}), ...(loading ? { loading } : {}) };
+    const downloads = action === 'list' ? session.downloads.list().map(listingOf) : [];
+    return { tabs, ...(snapshot ? { snapshot } : {}), ...(loading ? { loading } : {}), ...(downloads.length ? { downloads } : {}) };
   },
 });

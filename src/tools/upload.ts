@@ -1,8 +1,9 @@
 import { realpathSync, statSync } from 'node:fs';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
 import { z } from 'zod';
 import { BrowserToolError } from '../errors.js';
-import { defineBrowserTool } from './defineTool.js';
+import { defineBrowserTool, type CallContext } from './defineTool.js';
+import { readyDownload } from './fileReading.js';
 import { effectsShape, observeAction } from './observe.js';
 import { refSchema, resolveTarget } from './shared.js';
 
@@ -36,20 +37,14 @@ function isOutside(root: string, path: string): boolean {
 export const uploadTool = defineBrowserTool({
   id: 'browser_upload',
   description:
-    'Attach files to a file input (or to a button that opens a file picker) by ref. Paths are relative to the upload directory configured by the toolset owner. Returns the file names the page received.',
+    'Attach files to a file input (or to a button that opens a file picker) by ref: files this session downloaded, by the name results listed under downloads, or paths relative to the upload directory set by the toolset owner. Returns the file names the page received.',
   input: z.object({
     ref: refSchema,
-    paths: z.array(z.string().min(1)).min(1).max(20).describe('File paths relative to the upload directory.'),
+    paths: z.array(z.string().min(1)).min(1).max(20).describe('Downloaded files by name (e.g. "invoice.pdf"), or paths relative to the upload directory.'),
   }),
   output: { ref: z.string(), files: z.array(z.string()), ...effectsShape },
   async handle({ ref, paths }, call) {
-    const root = call.config.uploadDir;
-    if (!root) {
-      throw new BrowserToolError('invalid_input', 'File uploads are disabled in this toolset.', {
-        hint: 'Uploads need the uploadDir option; tell the user that this task needs it.',
-      });
-    }
-    const files = paths.map((p) => resolveInside(root, p));
+    const files = await Promise.all(paths.map((p) => fileToUpload(call, p)));
     const target = await resolveTarget(call, ref, 'upload to');
     const isFileInput = await target.locator.evaluate((el) => el instanceof HTMLInputElement && el.type === 'file');
     const timeout = call.deadline.forStep();
@@ -65,3 +60,20 @@ export const uploadTool = defineBrowserTool({
     return { ref: target.ref, files: paths, ...effects };
   },
 });
+
+/**
+ * Where a file to upload is: a download of this session named as results list it (its own folder), else a path
+ * inside the upload directory. Nothing else on the machine can be sent to a page.
+ */
+async function fileToUpload(call: CallContext, path: string): Promise<string> {
+  const download = call.session.downloads.get(path);
+  if (download) return resolveInside(dirname((await readyDownload(call, download)).path), basename(download.path));
+  const root = call.config.uploadDir;
+  if (!root) {
+    const names = call.session.downloads.list().map((e) => e.name);
+    throw new BrowserToolError('invalid_input', `"${path}" is not a file this session downloaded, and uploads from a folder are disabled in this toolset.`, {
+      hint: names.length ? `Give the name of a download: ${names.slice(-10).map((n) => JSON.stringify(n)).join(', ')}.` : 'Only files this session downloaded can be uploaded (the toolset has no uploadDir): download the file first.',
+    });
+  }
+  return resolveInside(root, path);
+}

@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 export const FIXTURES_DIR = resolve(here, '../fixtures');
-export const CORPUS_DIR = resolve(here, '../../../shared/corpus/pages');
+/** The shared corpus beside the repository; `CORPUS_DIR` names it from a checkout elsewhere (a git worktree). */
+export const CORPUS_DIR = process.env.CORPUS_DIR ? resolve(process.env.CORPUS_DIR) : resolve(here, '../../../shared/corpus/pages');
 /** Installed packages, so widget fixtures load real libraries (`/modules/flatpickr/dist/flatpickr.min.js`). */
 export const MODULES_DIR = resolve(here, '../../node_modules');
 
@@ -512,6 +513,11 @@ export async function startServer(): Promise<TestServer> {
     if (misbehaving) return misbehaving(url, res, events);
     if (path === '/missing') {
       res.writeHead(404, { 'content-type': 'text/html' }).end('<title>Not found</title><h1>404 Not found</h1>');
+      return;
+    }
+    // An error status with an empty body, as APIs and overloaded servers send: /empty-error?status=503.
+    if (path === '/empty-error') {
+      res.writeHead(Number(url.searchParams.get('status') ?? 500)).end();
       return;
     }
     res.writeHead(404, { 'content-type': 'text/html' }).end('<title>Not found</title><h1>404 Not found</h1>');

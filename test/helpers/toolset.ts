@@ -4,8 +4,12 @@ import { OFFLINE_ARGS, startServer, type TestServer } from './server.js';
 
 export { OFFLINE_ARGS };
 
+/**
+ * A toolset for a test, with the product's own deadlines (10 s an action, 30 s a navigation): a busy machine makes
+ * a test slower, not wrong. A test about a deadline sets its own, short one.
+ */
 export function createTestToolset(config: BrowserToolsetConfig = {}): BrowserToolset {
-  return new BrowserToolset({ timeout: 3_000, navigationTimeout: 8_000, ...config, args: [...OFFLINE_ARGS, ...(config.args ?? [])] });
+  return new BrowserToolset({ ...config, args: [...OFFLINE_ARGS, ...(config.args ?? [])] });
 }
 
 type Tools = BrowserToolset['tools'];

@@ -80,6 +80,11 @@ export class OursAdapter implements Adapter {
     } else if (typeof result.markdown === 'string') {
       observation.view = textView(result.markdown, 'read');
     }
+    if (Array.isArray(result.downloads)) observation.downloads = result.downloads.map((d: { file: string }) => d.file);
+    if (typeof result.file === 'string') observation.fileText = result.file;
+    if (args.file !== undefined && typeof result.markdown === 'string') observation.fileText = result.markdown;
+    const next = /browser_read (\{.*\})/.exec(String(result.next ?? result.file ?? ''))?.[1];
+    if (next) observation.next = JSON.parse(next);
     const pending = (result.dialogs as Array<{ type: string; message: string; handled: string }> | undefined)?.find((d) => d.handled === 'pending');
     if (pending) observation.pendingDialog = { type: pending.type, message: pending.message };
     if (typeof result.atBottom === 'boolean') observation.atBottom = result.atBottom;
@@ -156,6 +161,14 @@ export class OursAdapter implements Adapter {
 
   answerDialog(accept: boolean, text?: string) {
     return this.call('browser_dialog', text === undefined ? { accept } : { accept, text });
+  }
+
+  readFile(name: string, page?: number) {
+    return this.call('browser_read', { file: name, ...(page ? { page } : {}) });
+  }
+
+  uploadDownload(ref: string, name: string) {
+    return this.call('browser_upload', { ref, paths: [name] });
   }
 
   clickWithDialog(): Promise<Observation> {

@@ -19,6 +19,12 @@ export interface Observation {
   pendingDialog?: { type: string; message: string };
   /** For scrolls: the end of the page (or element) is reached. */
   atBottom?: boolean;
+  /** Files the call downloaded, by the name the system gives them. */
+  downloads?: string[];
+  /** The text of a file the call opened or read (a PDF, a CSV), when the system gives one. */
+  fileText?: string;
+  /** The call that reads on, when the file's text came in parts. */
+  next?: { file: string; page: number };
 }
 
 /** What the policy is looking for, so the adapter can offer the richer views a careful model would use. */
@@ -78,5 +84,9 @@ export interface Adapter {
   /** Drags the element `from` onto the element `to` (a sortable list's item onto another). */
   drag(from: string, to: string): Promise<Observation>;
   answerDialog(accept: boolean, text?: string): Promise<Observation>;
+  /** Reads a downloaded file by name, one part at a time; absent when the system has no such tool. */
+  readFile?(name: string, page?: number): Promise<Observation>;
+  /** Attaches a downloaded file (by name) to a file input; absent when the system cannot name a download to upload. */
+  uploadDownload?(ref: string, name: string): Promise<Observation>;
   clickWithDialog(ref: string, accept: boolean, text?: string): Promise<Observation>;
 }

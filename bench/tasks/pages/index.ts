@@ -3,6 +3,7 @@ import type { TaskDef } from '../types.js';
 import { AUTOCOMPLETE_TASKS } from './autocomplete.js';
 import { DATEPICKER_TASKS } from './datepickers.js';
 import { DIALOG_TASKS } from './dialogs.js';
+import { FILE_TASKS } from './files.js';
 import { FORM_TASKS } from './forms.js';
 import { HIDDEN_TASKS } from './hidden.js';
 import { ICON_TASKS } from './icons.js';
@@ -31,5 +32,6 @@ export const TASKS: TaskDef[] = [
   ...DIALOG_TASKS,
   ...MULTISTEP_TASKS,
   ...HIDDEN_TASKS,
+  ...FILE_TASKS,
   ...WIDGET_TASKS,
 ];

@@ -5,6 +5,7 @@
  * subtree snapshot, a search, a read of the text), then by scrolling. It never touches the page itself.
  */
 import type { Adapter, Need, Observation, TypeOptions } from '../adapters/types.js';
+import { breakdownOf, EpisodeMemory, type CallTokens } from '../breakdown.js';
 import type { Cause } from '../types.js';
 import { sameName, View, type Item } from './view.js';
 
@@ -45,6 +46,9 @@ export class Agent {
   calls = 0;
   tokens = 0;
   readonly trace: string[] = [];
+  /** Where each call's tokens went (breakdown.ts). */
+  readonly breakdown: CallTokens[] = [];
+  private readonly memory = new EpisodeMemory();
   /** The last whole snapshot, and the call count when it was taken. */
   private current: View | undefined;
   private currentAt = -1;
@@ -79,6 +83,7 @@ export class Agent {
     const observation = await work();
     this.calls++;
     this.tokens += observation.tokens;
+    this.breakdown.push(breakdownOf(this.adapter.id, observation.call, observation.sent, observation.tokens, this.memory));
     this.trace.push(`${observation.call}${observation.ok ? '' : ` -> ${observation.error?.code}`}`);
     // BENCH_TRACE=full: also what the call returned, as the model reads it.
     if (process.env.BENCH_TRACE === 'full') this.trace.push(`  ${observation.sent.replace(/\n/g, '\n      ')}`);
@@ -235,6 +240,20 @@ export class Agent {
     if (!COVERED.test(`${first.error?.code ?? ''} ${first.error?.message ?? ''}`)) throw new PolicyFailure('tool_error', `${first.call.split(' ')[0]}: ${first.error?.code ?? 'error'}`);
     await this.act(() => this.adapter.press('Escape'));
     return this.act(() => this.adapter.click(refOf(item)));
+  }
+
+  /** Reads a downloaded file, part `page`; a system without a file reader cannot, and a model could not either. */
+  async readFile(name: string, page?: number): Promise<Observation> {
+    if (!this.adapter.readFile) throw new PolicyFailure('no_files', `no tool reads the downloaded ${name}`);
+    const observation = await this.call(() => this.adapter.readFile!(name, page), 'none');
+    if (!observation.ok) throw new PolicyFailure('tool_error', `${observation.call.split(' ')[0]}: ${observation.error?.code ?? 'error'}`);
+    return observation;
+  }
+
+  /** Attaches a downloaded file to a file input by its name. */
+  uploadDownload(item: Item, name: string): Promise<Observation> {
+    if (!this.adapter.uploadDownload) throw new PolicyFailure('no_files', `no tool uploads the downloaded ${name}`);
+    return this.act(() => this.adapter.uploadDownload!(refOf(item), name), false);
   }
 
   /** Typing changes the field, not the page around it: earlier views keep their refs. */

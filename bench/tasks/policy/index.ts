@@ -10,6 +10,7 @@ import { rowIcon } from './icons.js';
 import { loginSettings, wizard } from './multistep.js';
 import { clickText, readCode } from './reading.js';
 import { editorType } from './editor.js';
+import { fileUpload, fileValue } from './files.js';
 import { slider } from './slider.js';
 import { dragBefore } from './sortable.js';
 import { tableCount, tableLookup, tableRowAction, tableSort } from './tables.js';
@@ -23,4 +24,5 @@ export const POLICIES: Record<string, Policy> = {
   datepicker, autocomplete, tree, panelCode, menu, readCode, clickText, captcha, slider, rowIcon,
   confirmAction, promptRename, modalConfirm, loginSettings, wizard,
   dragBefore, editorType, toggleSwitches, pickOption, selectRow, calendar, modalForm, apiCall,
+  fileValue, fileUpload,
 };

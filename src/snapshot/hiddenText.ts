@@ -49,6 +49,8 @@ export function hideHiddenText(args: HiddenTextArgs, helpers: { sight: typeof si
   const CONTROL = 'a[href], button, input:not([type=hidden]), select, textarea, summary, [role=button], [role=link], [role=checkbox], [role=radio], [role=switch], [role=tab], [role=menuitem], [role=combobox], [role=textbox], [role=slider]';
   /** What opens a part of the page: a toggle beside it. */
   const TOGGLE = '[aria-expanded], [aria-controls], [aria-haspopup], summary, [data-toggle], [data-bs-toggle]';
+  /** A toggle beside a part may sit in a wrapper of up to this many elements (a heading, a list item). */
+  const TOGGLE_WRAPPER = 12;
   /** Text worth hiding has a letter or a digit (not a soft hyphen or a lone "|"). */
   const WORDY = /[\p{L}\p{N}]/u;
   const SKIPPED = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'TITLE', 'TEXTAREA', 'SELECT', 'svg']);
@@ -108,7 +110,7 @@ export function hideHiddenText(args: HiddenTextArgs, helpers: { sight: typeof si
   for (const root of roots) collect(root);
   if (!holders.size) return [];
 
-  const { unseen, covered, findCovers, textRect, clipper, offPage, viewOf, outermost, styleOf } = helpers.sight(scanned);
+  const { unseen, covered, findCovers, textRect, clipper, faintest, offPage, viewOf, outermost, styleOf } = helpers.sight(scanned);
 
   // What people reach although they do not see it, worked out on the first text found hidden.
   let reach: { referenced: Set<Element>; reacting: Set<EventTarget>; opened: Set<string> } | undefined;
@@ -125,7 +127,8 @@ export function hideHiddenText(args: HiddenTextArgs, helpers: { sight: typeof si
           if (target) referenced.add(target);
         }
       }
-      for (const el of doc.querySelectorAll('[aria-controls], [aria-owns], [data-target], [data-bs-target], a[href^="#"]')) {
+      // An in-page link opens what it points to only as a toggle (a tab, a collapse); a skip link merely scrolls.
+      for (const el of doc.querySelectorAll('[aria-controls], [aria-owns], [data-target], [data-bs-target], a[href^="#"][data-toggle], a[href^="#"][data-bs-toggle], a[href^="#"][role=tab]')) {
         const ids = `${el.getAttribute('aria-controls') ?? ''} ${el.getAttribute('aria-owns') ?? ''}`.split(/\s+/);
         for (const attr of ['data-target', 'data-bs-target', 'href']) {
           const value = el.getAttribute(attr);
@@ -138,13 +141,18 @@ export function hideHiddenText(args: HiddenTextArgs, helpers: { sight: typeof si
     reach = { referenced, opened, reacting: new Set<EventTarget>(record?.live() ?? []) };
     return reach;
   };
-  /** Whether a part a person does not see now is one they open: a control points to it or sits beside it. */
+  /**
+   * Whether a part a person does not see now is one they open: a control points to it or to its parent, or sits
+   * beside it (alone, or in a small wrapper such as a heading; a page's header holding a menu button is not one).
+   */
   const reachable = (part: Element): boolean => {
     for (let el: Element | null = part, depth = 0; el && depth < 2; el = el.parentElement, depth++) {
       if (el.id && reachOf().opened.has(el.id)) return true;
       if (el.tagName === 'DETAILS' || el.tagName === 'DIALOG') return true;
       for (const sibling of [el.previousElementSibling, el.nextElementSibling]) {
-        if (sibling && (sibling.matches(TOGGLE) || sibling.querySelector(TOGGLE))) return true;
+        if (!sibling) continue;
+        if (sibling.matches(TOGGLE)) return true;
+        if (depth === 0 && sibling.getElementsByTagName('*').length <= TOGGLE_WRAPPER && sibling.querySelector(TOGGLE)) return true;
       }
     }
     return false;
@@ -176,7 +184,7 @@ export function hideHiddenText(args: HiddenTextArgs, helpers: { sight: typeof si
       for (const sibling of [box.previousElementSibling, box.nextElementSibling]) if (sibling?.matches(CONTROL)) return true;
     }
     if (why === 'clipped') return reachable(clipper(el, textRect(texts)));
-    if (why === 'opacity') return reachable(outermost(el, (e) => !e.checkVisibility({ opacityProperty: true } as CheckVisibilityOptions)));
+    if (why === 'opacity') return reachable(faintest(el));
     if (why === 'off-screen') return reachable(outermost(el, (e) => offPage(e, e.getBoundingClientRect())));
     return false;
   };

@@ -33,9 +33,13 @@ export function sight(scanned: Element[]) {
     absClip: Clip;
     /** The element or an ancestor is fixed to the viewport. */
     fixed: boolean;
+    /** How opaque it is drawn: its opacity (and a `filter: opacity()`) times its ancestors'. */
+    opacity: number;
     /** The backdrop of its content, once asked (`backdropOf`): a solid colour, or null when unknown. */
     backdrop?: RGB | null;
   }
+  /** An opacity under this, its ancestors' included, leaves words no one reads. */
+  const FAINT = 0.05;
   const chains = new Map<Element, Chain>();
   const styleOf = (el: Element) => (el.ownerDocument.defaultView ?? window).getComputedStyle(el);
   const parentOf = (el: Element): Element | null => el.parentElement ?? ((el.getRootNode() as ShadowRoot).host as Element | undefined) ?? null;
@@ -61,9 +65,11 @@ export function sight(scanned: Element[]) {
     const clips = (v: string | undefined) => v === 'hidden' || v === 'clip';
     const x = clips(overflowX);
     const y = clips(overflowY);
-    // The visually-hidden pattern clips a placed element to nothing with `clip` or `clip-path`.
+    // The visually-hidden pattern clips a placed element to nothing with `clip`; `clip-path` does it to any.
     const zero =
-      position !== 'static' && position !== 'relative' && position !== 'sticky' && (/^rect\(0px,? 0px,? 0px,? 0px\)$/.test(style.clip) || /^inset\(\s*50%/.test(style.clipPath));
+      (position !== 'static' && position !== 'relative' && position !== 'sticky' && /^rect\(0px,? 0px,? 0px,? 0px\)$/.test(style.clip)) ||
+      /^inset\(\s*(?:[5-9]\d(?:\.\d+)?|100)%\s*\)$/.test(style.clipPath) ||
+      /^circle\(\s*0(?:px|%)?\b/.test(style.clipPath);
     if (!x && !y && !zero) {
       // A scroll container shows what it holds as it is scrolled, unless it has no room to show anything.
       if (overflowX === 'visible' && overflowY === 'visible') return null;
@@ -85,12 +91,15 @@ export function sight(scanned: Element[]) {
     // An absolutely placed element escapes the clips between it and the element it is placed in; a fixed one all.
     const clipOfSelf = position === 'fixed' ? null : position === 'absolute' ? (up ? up.absClip : null) : up ? up.flowClip : null;
     const flowClip = intersect(clipOfSelf, ownClip(el, style, position));
+    const filtered = /opacity\(\s*([\d.]+)(%?)\s*\)/.exec(style.filter);
+    const own = parseFloat(style.opacity) * (filtered ? parseFloat(filtered[1]!) / (filtered[2] ? 100 : 1) : 1);
     const chain: Chain = {
       style,
       position,
       flowClip,
       absClip: position !== 'static' ? flowClip : up ? up.absClip : null,
       fixed: position === 'fixed' || (!!up && up.fixed),
+      opacity: (Number.isNaN(own) ? 1 : own) * (up ? up.opacity : 1),
     };
     chains.set(el, chain);
     return chain;
@@ -250,6 +259,11 @@ export function sight(scanned: Element[]) {
     }
     const chain = chainOf(el);
     const { style } = chain;
+    // Nearly transparent, or faded by a filter: as unseen as at zero, unless on its way to show.
+    if (chain.opacity < FAINT) {
+      for (let e: Element | null = el; e && e !== faintest(el).parentElement; e = e.parentElement) if (fading(chainOf(e).style)) return '';
+      return 'opacity';
+    }
     if (parseFloat(style.fontSize) < 3) return 'size';
     const r = textRect(texts);
     if (r.width < 1 || r.height < 1) return 'size';
@@ -271,12 +285,18 @@ export function sight(scanned: Element[]) {
     return r;
   };
 
+  /** The outermost element drawn too faint to see, of `el` and its ancestors: the part a control would show. */
+  const faintest = (el: Element): Element => {
+    const zero = outermost(el, (e) => !e.checkVisibility({ opacityProperty: true } as CheckVisibilityOptions));
+    return zero !== el ? zero : outermost(el, (e) => chainOf(e).opacity < FAINT);
+  };
+
   /** The element whose own overflow or clip hides text at `r`: the part a control would open. */
   const clipper = (el: Element, r: DOMRect): Element => {
     for (let e: Element | null = el; e; e = e.parentElement) if (clippedAway(r, ownClip(e, chainOf(e).style, chainOf(e).position))) return e;
     return el;
   };
-  return { unseen, covered, findCovers, textRect, clipper, offPage, viewOf, outermost, styleOf };
+  return { unseen, covered, findCovers, textRect, clipper, faintest, offPage, viewOf, outermost, styleOf };
 }
 
 export type Sight = ReturnType<typeof sight>;

@@ -71,7 +71,7 @@ describe('text a person cannot see', () => {
     expect(snapshot).toMatch(/link "Our suppliers"\n\(opens in a new tab\)$/m);
     const hours = async () => (await call(env.browser, 'browser_snapshot', { find: 'Monday to Saturday' })).snapshot;
     expect(await hours()).toContain('\nMonday to Saturday, seven to three.');
-    for (const words of ['White words on a dark band stay.', 'Gradient words stay', 'Words that fade in stay.', 'White words on a photo stay.']) {
+    for (const words of ['White words on a dark band stay.', 'Gradient words stay', 'Words that fade in stay.', 'White words on a photo stay.', 'Words deep in a scroll box stay.']) {
       expect((await call(env.browser, 'browser_snapshot', { find: words })).snapshot).toContain(`\n${words}`);
     }
     // The real checkbox under its styled label is still the target, and checking it works.

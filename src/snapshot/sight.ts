@@ -81,6 +81,14 @@ export function sight(scanned: Element[]) {
     return { left: x ? r.left : -Infinity, top: y ? r.top : -Infinity, right: x ? r.right : Infinity, bottom: y ? r.bottom : Infinity };
   };
 
+  /** A box the person scrolls: overflow `auto` or `scroll` on an axis, with room to show something. */
+  const scrolls = (el: Element, style: CSSStyleDeclaration): boolean => {
+    if (el === el.ownerDocument.documentElement || el === el.ownerDocument.body) return false;
+    if (!/auto|scroll/.test(style.overflow)) return false;
+    const box = el as HTMLElement;
+    return box.clientWidth >= 2 && box.clientHeight >= 2;
+  };
+
   const chainOf = (el: Element): Chain => {
     const known = chains.get(el);
     if (known) return known;
@@ -90,7 +98,12 @@ export function sight(scanned: Element[]) {
     const position = style.position;
     // An absolutely placed element escapes the clips between it and the element it is placed in; a fixed one all.
     const clipOfSelf = position === 'fixed' ? null : position === 'absolute' ? (up ? up.absClip : null) : up ? up.flowClip : null;
-    const flowClip = intersect(clipOfSelf, ownClip(el, style, position));
+    let flowClip = intersect(clipOfSelf, ownClip(el, style, position));
+    // What a scroll container holds is scrolled into its box: the clips above reach its content only through it.
+    if (clipOfSelf && scrolls(el, style)) {
+      const r = el.getBoundingClientRect();
+      flowClip = clippedAway(r, clipOfSelf) ? { left: r.left, top: r.top, right: r.left, bottom: r.top } : null;
+    }
     const filtered = /opacity\(\s*([\d.]+)(%?)\s*\)/.exec(style.filter);
     const own = parseFloat(style.opacity) * (filtered ? parseFloat(filtered[1]!) / (filtered[2] ? 100 : 1) : 1);
     const chain: Chain = {

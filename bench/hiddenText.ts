@@ -55,7 +55,7 @@ async function main(): Promise<void> {
       const { session } = await toolset.sessions.get('default');
       let texts: string[] = [];
       try {
-        const { page } = await session.activePage();
+        const { page } = (await session.activeTab()).tab;
         await evaluateInPage(page, hideHiddenText, { markersKey: MARKERS_KEY, mode: 'read' as const, readAttribute: ATTRIBUTE, listenersKey: LISTENERS_KEY }, { sight });
         texts = await evaluateInPage(page, markedTexts, { attribute: ATTRIBUTE, markersKey: MARKERS_KEY }, { releaseHiddenText });
       } finally {

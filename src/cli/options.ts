@@ -168,7 +168,30 @@ export function toolsetConfig(values: BrowserFlagValues): BrowserToolsetConfig {
   for (const [key, value] of Object.entries(fromFlags)) if (value !== undefined) (config as Record<string, unknown>)[key] = value;
   if (values['browser-arg']?.length) config.args = [...(file.args ?? []), ...values['browser-arg']];
   if (fromFlags.extraHTTPHeaders) config.extraHTTPHeaders = { ...file.extraHTTPHeaders, ...fromFlags.extraHTTPHeaders };
+  const secrets = secretsFromEnvironment();
+  if (secrets) config.secrets = { ...file.secrets, ...secrets };
   return config;
+}
+
+/** The environment variable that holds the `secrets` option as JSON: an MCP client sets its server's environment, not its files. */
+export const SECRETS_ENV = 'MASTRA_BROWSER_SECRETS';
+
+/**
+ * `MASTRA_BROWSER_SECRETS`, e.g. `{"ledger":{"value":{"env":"LEDGER_PASSWORD"},"origins":["https://bank.example"]}}`:
+ * secrets are never a flag (a command line is visible to every user of the host) nor a tool's argument.
+ */
+function secretsFromEnvironment(): BrowserToolsetConfig['secrets'] {
+  const text = process.env[SECRETS_ENV];
+  if (!text?.trim()) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // The message of JSON.parse may quote the text, which holds secrets.
+    throw new UsageError(`${SECRETS_ENV} is not JSON: it takes the secrets option as a JSON object`);
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new UsageError(`${SECRETS_ENV} must be a JSON object of secrets by name`);
+  return parsed as BrowserToolsetConfig['secrets'];
 }
 
 /** The flags of what sites see, named as @playwright/mcp and Playwright's own command line name them. */

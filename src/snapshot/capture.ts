@@ -6,7 +6,7 @@
  * trips either way: prepare (region, facts), capture, release.
  */
 import type { Frame, Locator, Page } from 'playwright-core';
-import { HELD_KEY, leaving, readThroughNavigations } from './navigating.js';
+import { HELD_KEY, leaving, readThroughNavigations, type DocumentHolds } from './navigating.js';
 import { evaluateInPage } from '../inPage.js';
 import { collectPageFacts, releaseElements, type FactsArgs, type PageFacts } from './facts.js';
 import { CHANGES_KEY, ownChanges, readableFrameDocuments } from './changes.js';
@@ -22,6 +22,7 @@ import { editableKey, markEditables, markFrameEditables, otherSiteFrames, releas
 import { labelHostControls, releaseHostLabels } from './hostLabels.js';
 import { hideHiddenText, releaseHiddenText } from './hiddenText.js';
 import { sight } from './sight.js';
+import { readWalls } from './walls.js';
 
 export type { AriaNode, Box, Capture, CaptureRegion, ElementFacts, LoadingFrame, Overlay, PageMetrics } from './tree.js';
 
@@ -74,6 +75,7 @@ interface PrepareHelpers {
   labelHostControls: typeof labelHostControls;
   hideHiddenText: typeof hideHiddenText;
   sight: typeof sight;
+  readWalls: typeof readWalls;
 }
 
 /**
@@ -92,7 +94,7 @@ function prepareCapture(arg: PrepareArgs, helpers: PrepareHelpers) {
     // Text a person cannot see is hidden from the capture (hiddenText.ts).
     const hiddenText = helpers.hideHiddenText({ markersKey: arg.hiddenTextKey, mode: 'capture', query: arg.portion?.matches?.query, listenersKey: arg.facts.listenersKey }, helpers, roots);
     const pageFacts = helpers.collectPageFacts(arg.facts, roots);
-    const facts = { ...pageFacts, editables, marked: pageFacts.marked + editables.length + hostLabels };
+    const facts = { ...pageFacts, editables, marked: pageFacts.marked + editables.length + hostLabels, walls: helpers.readWalls() };
     if (roots) w[Symbol.for(`${arg.facts.markersKey}.region`)] = helpers.ownRoots(roots, arg.ownerId);
     // The page-wide capture waits for a body: an SVG file has none (its root is captured instead), nor has a
     // document just begun (`unparsed`: captured once it is parsed) or one stopped before its first element.
@@ -153,6 +155,8 @@ export interface CaptureOptions {
   framesAwaitingDocument?: (page: Page) => Array<{ frame: Frame; host: string }>;
   /** The tab's frames whose document has come but is not parsed yet: captured in part, and named (loadingFrames.ts). */
   framesBeingParsed?: (page: Page) => Array<{ frame: Frame; host: string }>;
+  /** The tab's holds on its document (navigating.ts), when its owner keeps them. */
+  holds?: DocumentHolds;
 }
 
 /**
@@ -166,7 +170,7 @@ export type CaptureScope = { region?: RegionArgs; opening?: TopOfPageArgs; match
  * that keeps replacing itself is held and read as it stands (navigating.ts); the capture then says so.
  */
 export async function capturePage(page: Page, options: CaptureOptions = {}, scope: CaptureScope = {}): Promise<Capture> {
-  const { value, held } = await readThroughNavigations(page, (watchLeaving) =>
+  const { value, held } = await readThroughNavigations(page, options.holds ?? { count: 0 }, (watchLeaving) =>
     captureOnce(page, options.secretSelector ?? '', scope, options.framesAwaitingDocument?.(page) ?? [], options.framesBeingParsed?.(page) ?? [], watchLeaving),
   );
   return held ? { ...value, stoppedLoop: true } : value;
@@ -235,7 +239,7 @@ async function captureShown(
         hostLabelsKey: HOST_LABELS_KEY,
         hiddenTextKey: HIDDEN_TEXT_KEY,
       },
-      { chooseRegion, choosePortion, chooseTopOfPage, chooseMatches, countedKinds, collectPageFacts, ownRoots, ownChanges, hideBlankFrames, readableFrameDocuments, markEditables, labelHostControls, hideHiddenText, sight },
+      { chooseRegion, choosePortion, chooseTopOfPage, chooseMatches, countedKinds, collectPageFacts, ownRoots, ownChanges, hideBlankFrames, readableFrameDocuments, markEditables, labelHostControls, hideHiddenText, sight, readWalls },
     ),
   );
   const frameEditables = (await marking) ?? [];
@@ -290,6 +294,7 @@ async function captureShown(
     metrics: facts.metrics,
     fields,
     overlay: facts.overlay,
+    walls: facts.walls,
     documentId: facts.documentId,
     ...(unreadFrames ? { unreadFrames } : {}),
     region: facts.region,

@@ -16,6 +16,7 @@ import { hiddenTextLine } from './hiddenText.js';
 import { markAddressed } from './addressed.js';
 import { framesToName, loadingFramesLine } from './loadingFrames.js';
 import { countTokens } from './tokens.js';
+import { wallLine } from './wallLine.js';
 
 
 export type SnapshotScope = 'viewport' | 'page';
@@ -31,6 +32,8 @@ export interface FormatOptions {
   find?: string;
   /** Refs first seen in this snapshot: marked `new`. */
   newRefs?: Set<string>;
+  /** Names of the secrets browser_type may type into this page (its origin or a frame's): said in the header. */
+  secrets?: string[];
 }
 
 export interface FormattedSnapshot {
@@ -218,8 +221,12 @@ export function formatSnapshot(capture: Capture, options: FormatOptions): Format
   const hidden = hiddenTextLine(capture.hiddenText, hiddenBand(capture, options), !!options.find);
   if (hidden) header.push(hidden);
   if (capture.stoppedLoop) header.push('! the page kept reloading or redirecting by itself; it was stopped to be read, so it may be incomplete');
+  const wall = options.ref || options.find ? undefined : wallLine(capture, options.secrets);
+  if (wall) header.push(...wall.lines);
   const modal = lines.find((l) => MODAL_ROLES.has(l.kind));
-  if (modal) header.push(`! a ${modal.kind} is open and may block the page: ${modal.text.replace(/:$/, '')}`);
+  if (wall?.namesCover) {
+    // The wall's line says what covers the page.
+  } else if (modal) header.push(`! a ${modal.kind} is open and may block the page: ${modal.text.replace(/:$/, '')}`);
   else if (capture.overlay && !options.ref) {
     header.push(`! an overlay covers ${Math.round(capture.overlay.coverage * 100)}% of the screen and may block clicks: ${quote(truncate(capture.overlay.text, 80))}${capture.overlay.controls.length ? ' (its controls are listed first)' : ''}`);
   }

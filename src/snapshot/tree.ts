@@ -6,6 +6,7 @@ import type { ElementFacts, Overlay, PageMetrics } from './facts.js';
 import type { HiddenSpot } from './hiddenText.js';
 import type { PortionRest } from './portion.js';
 import type { RegionTallies } from './region.js';
+import type { WallSignals } from './walls.js';
 
 export type { ElementFacts, Overlay, PageMetrics };
 
@@ -58,6 +59,8 @@ export interface Capture {
   /** Facts about elements, keyed by box (facts.ts). */
   fields: Map<string, ElementFacts>;
   overlay?: Overlay;
+  /** What stands between the agent and the page's content, if anything (walls.ts). */
+  walls?: WallSignals;
   /** Identifies the document: a new value means a navigation replaced the page and its refs. */
   documentId: number;
   /** A frame with controls did not answer for its facts: values inside frames are masked, as secrets could not be told apart. */

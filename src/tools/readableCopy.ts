@@ -5,10 +5,8 @@
  */
 import type { Locator, Page } from 'playwright-core';
 import { pageScript } from '../inPage.js';
-import { copyWithoutHiddenText, hideHiddenText, releaseHiddenText, type HiddenTextCopyArgs } from '../snapshot/hiddenText.js';
-import { sight } from '../snapshot/sight.js';
-import { LISTENERS_KEY } from '../snapshot/listeners.js';
-import { readability } from './article.js';
+import { copyWithoutHiddenText, hideHiddenText, LISTENERS_KEY, releaseHiddenText, sight, type HiddenTextCopyArgs } from '../snapshot/index.js';
+import { readability } from './helpers/article.js';
 
 const COPY: HiddenTextCopyArgs = { markersKey: 'mastra-browser-toolset.readHidden', attribute: 'data-mastra-browser-toolset-unseen', listenersKey: LISTENERS_KEY };
 const ELEMENT_KEY = 'mastra-browser-toolset.readElement';

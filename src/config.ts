@@ -161,6 +161,12 @@ export interface BrowserToolsetConfig extends BrowserSettings {
   sessionSettings?: (sessionKey: string) => BrowserSettings | undefined;
   /** Record a Playwright trace of each session (actions, DOM snapshots, screenshots, network). Default: off. */
   trace?: TraceOption;
+  /**
+   * Put what came from the page between two marker lines carrying a number of the session in every result the
+   * model reads, and say so in the tools' descriptions, so that text on a page cannot pass for instructions
+   * (docs/snapshot-format.md). Seven tokens a result. Default: true; false for a model that does not need it.
+   */
+  contentBoundary?: boolean;
 }
 
 export interface ResolvedConfig {
@@ -200,6 +206,7 @@ export interface ResolvedConfig {
   settings: BrowserSettings;
   sessionSettings?: (sessionKey: string) => BrowserSettings | undefined;
   trace?: Required<TraceOption>;
+  contentBoundary: boolean;
 }
 
 export type StorageStateOption = StorageState | string | ((sessionKey: string) => StorageState | string | undefined);
@@ -305,6 +312,7 @@ export function resolveConfig(config: BrowserToolsetConfig = {}): ResolvedConfig
     settings: checkSettings(pickSettings(config), 'BrowserToolset config'),
     sessionSettings: config.sessionSettings,
     trace: config.trace === undefined ? undefined : resolveTrace(config.trace),
+    contentBoundary: config.contentBoundary ?? true,
   };
 }
 

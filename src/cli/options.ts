@@ -23,6 +23,7 @@ export const BROWSER_FLAGS = {
   'allowed-domains': { type: 'string' },
   'upload-dir': { type: 'string' },
   'allow-evaluate': { type: 'boolean' },
+  'no-content-boundary': { type: 'boolean' },
   viewport: { type: 'string' },
   timeout: { type: 'string' },
   'navigation-timeout': { type: 'string' },
@@ -82,6 +83,7 @@ export const BROWSER_FLAGS_HELP = `Browser options:
   --allowed-domains <a,b>       allow navigation only to these hosts (*.example.com matches subdomains)
   --upload-dir <dir>            offer browser_upload, reading files from this directory only
   --allow-evaluate              offer browser_evaluate (runs any JavaScript in the page)
+  --no-content-boundary         leave out the N{ ... }N lines around page content in results
   --viewport <WxH>              viewport size (default: 1280x720)
   --timeout <ms>                element actions (default: 10000)
   --navigation-timeout <ms>     navigations (default: 30000)
@@ -155,6 +157,7 @@ export function toolsetConfig(values: BrowserFlagValues): BrowserToolsetConfig {
     allowedDomains: values['allowed-domains']?.split(',').map((d) => d.trim()).filter(Boolean),
     uploadDir: values['upload-dir'],
     allowEvaluate: values['allow-evaluate'],
+    contentBoundary: values['no-content-boundary'] ? false : undefined,
     viewport: viewport(values.viewport),
     timeout: milliseconds(values.timeout, 'timeout'),
     navigationTimeout: milliseconds(values['navigation-timeout'], 'navigation-timeout'),

@@ -17,6 +17,7 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, typ
 import { sessionKey } from '../tools/defineTool.js';
 import type { BrowserToolId, BrowserToolset } from '../toolset.js';
 import { annotationsOf } from './annotations.js';
+import { BOUNDARY_NOTE } from '../tools/boundary.js';
 
 export const SERVER_NAME = 'mastra-browser-toolset';
 
@@ -85,7 +86,7 @@ function listTools(toolset: BrowserToolset): Tool[] {
  * a streamable-HTTP session uses its own id. Each id is its own browser session in the toolset.
  */
 export function createMcpServer(toolset: BrowserToolset, options: { version: string; connectionId?: string; onCall?: () => void }): Server {
-  const server = new Server({ name: SERVER_NAME, version: options.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const server = new Server({ name: SERVER_NAME, version: options.version }, { capabilities: { tools: {} }, instructions: toolset.config.contentBoundary ? INSTRUCTIONS + BOUNDARY_NOTE : INSTRUCTIONS });
   const tools = listTools(toolset);
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {

@@ -20,6 +20,8 @@ import type { AriaNode, Capture } from './tree.js';
 import { hideBlankFrames, showBlankFrames, type BlankFramesArgs } from './blankFrames.js';
 import { editableKey, markEditables, markFrameEditables, otherSiteFrames, releaseEditables } from './editables.js';
 import { labelHostControls, releaseHostLabels } from './hostLabels.js';
+import { hideHiddenText, releaseHiddenText } from './hiddenText.js';
+import { sight } from './sight.js';
 import { readWalls } from './walls.js';
 
 export type { AriaNode, Box, Capture, CaptureRegion, ElementFacts, LoadingFrame, Overlay, PageMetrics } from './tree.js';
@@ -33,6 +35,7 @@ const OWNER_ID = 'mastra-browser-toolset-region';
 const EDITABLES_KEY = 'mastra-browser-toolset.editables';
 
 const HOST_LABELS_KEY = 'mastra-browser-toolset.hostLabels';
+const HIDDEN_TEXT_KEY = 'mastra-browser-toolset.hiddenText';
 const ELEMENT_KEY = 'mastra-browser-toolset.element';
 
 const BLANK_FRAMES: BlankFramesArgs = { attribute: 'data-mastra-browser-toolset-blank', key: 'mastra-browser-toolset.blankFrames' };
@@ -51,6 +54,7 @@ interface PrepareArgs {
   blankFrames: BlankFramesArgs;
   editablesKey: string;
   hostLabelsKey: string;
+  hiddenTextKey: string;
 }
 
 /** What the capture starts from: the body, the root element of a document without one (an SVG file), or nothing yet or at all. */
@@ -69,6 +73,8 @@ interface PrepareHelpers {
   readableFrameDocuments: typeof readableFrameDocuments;
   markEditables: typeof markEditables;
   labelHostControls: typeof labelHostControls;
+  hideHiddenText: typeof hideHiddenText;
+  sight: typeof sight;
   readWalls: typeof readWalls;
 }
 
@@ -85,6 +91,8 @@ function prepareCapture(arg: PrepareArgs, helpers: PrepareHelpers) {
     const portion = arg.portion ? helpers.choosePortion(arg.portion, helpers) : undefined;
     const region = portion?.roots ? portion : arg.region ? helpers.chooseRegion(arg.region, helpers) : undefined;
     const roots = region?.roots;
+    // Text a person cannot see is hidden from the capture (hiddenText.ts).
+    const hiddenText = helpers.hideHiddenText({ markersKey: arg.hiddenTextKey, mode: 'capture', query: arg.portion?.matches?.query, listenersKey: arg.facts.listenersKey }, helpers, roots);
     const pageFacts = helpers.collectPageFacts(arg.facts, roots);
     const facts = { ...pageFacts, editables, marked: pageFacts.marked + editables.length + hostLabels, walls: helpers.readWalls() };
     if (roots) w[Symbol.for(`${arg.facts.markersKey}.region`)] = helpers.ownRoots(roots, arg.ownerId);
@@ -95,17 +103,18 @@ function prepareCapture(arg: PrepareArgs, helpers: PrepareHelpers) {
     // Frames that show nothing are hidden for the capture: Playwright would build its helper in each (blankFrames.ts).
     const blankFrames = helpers.hideBlankFrames(arg.blankFrames, helpers);
     const part = portion && region === portion ? { rest: portion.rest, span: portion.span } : {};
-    return { ...facts, root, stoppedLoop, blankFrames, region: region && roots ? { tallies: region.tallies, roots: roots.length, elements: region.elements, ...part } : undefined };
+    return { ...facts, root, stoppedLoop, blankFrames, hiddenText, region: region && roots ? { tallies: region.tallies, roots: roots.length, elements: region.elements, ...part } : undefined };
   });
 }
 
 /** Runs in the page after the capture: takes our marks out again; true when the layout moved meanwhile (facts.ts). */
 function releaseCapture(
-  arg: { markersKey: string; changesKey: string; blankFrames: BlankFramesArgs; editablesKey: string; hostLabelsKey: string },
-  helpers: { releaseElements: typeof releaseElements; ownChanges: typeof ownChanges; showBlankFrames: typeof showBlankFrames; releaseEditables: typeof releaseEditables; releaseHostLabels: typeof releaseHostLabels },
+  arg: { markersKey: string; changesKey: string; blankFrames: BlankFramesArgs; editablesKey: string; hostLabelsKey: string; hiddenTextKey: string },
+  helpers: { releaseElements: typeof releaseElements; ownChanges: typeof ownChanges; showBlankFrames: typeof showBlankFrames; releaseEditables: typeof releaseEditables; releaseHostLabels: typeof releaseHostLabels; releaseHiddenText: typeof releaseHiddenText },
 ): boolean {
   return helpers.ownChanges(arg.changesKey, () => {
     helpers.showBlankFrames(arg.blankFrames);
+    helpers.releaseHiddenText(arg.hiddenTextKey);
     helpers.releaseEditables(arg.editablesKey);
     helpers.releaseHostLabels(arg.hostLabelsKey);
     return helpers.releaseElements(arg.markersKey);
@@ -228,8 +237,9 @@ async function captureShown(
         blankFrames: BLANK_FRAMES,
         editablesKey: EDITABLES_KEY,
         hostLabelsKey: HOST_LABELS_KEY,
+        hiddenTextKey: HIDDEN_TEXT_KEY,
       },
-      { chooseRegion, choosePortion, chooseTopOfPage, chooseMatches, countedKinds, collectPageFacts, ownRoots, ownChanges, hideBlankFrames, readableFrameDocuments, markEditables, labelHostControls, readWalls },
+      { chooseRegion, choosePortion, chooseTopOfPage, chooseMatches, countedKinds, collectPageFacts, ownRoots, ownChanges, hideBlankFrames, readableFrameDocuments, markEditables, labelHostControls, hideHiddenText, sight, readWalls },
     ),
   );
   const frameEditables = (await marking) ?? [];
@@ -254,9 +264,9 @@ async function captureShown(
     // last; the renderer runs the page's scripts in the order they were sent, so any later script or action of
     // ours comes after it. With no marks, no region and no facts there is nothing to take out or to check: no
     // round trip (the empty record of placed facts is replaced by the next capture's).
-    const release = facts.marked || facts.region || facts.fields.length || facts.blankFrames;
+    const release = facts.marked || facts.region || facts.fields.length || facts.blankFrames || facts.hiddenText.length;
     released = release
-      ? evaluateInPage(page, releaseCapture, { markersKey: MARKERS_KEY, changesKey: CHANGES_KEY, blankFrames: BLANK_FRAMES, editablesKey: EDITABLES_KEY, hostLabelsKey: HOST_LABELS_KEY }, { releaseElements, ownChanges, showBlankFrames, releaseEditables, releaseHostLabels }).catch(() => false)
+      ? evaluateInPage(page, releaseCapture, { markersKey: MARKERS_KEY, changesKey: CHANGES_KEY, blankFrames: BLANK_FRAMES, editablesKey: EDITABLES_KEY, hostLabelsKey: HOST_LABELS_KEY, hiddenTextKey: HIDDEN_TEXT_KEY }, { releaseElements, ownChanges, showBlankFrames, releaseEditables, releaseHostLabels, releaseHiddenText }).catch(() => false)
       : Promise.resolve(false);
     for (const { frame } of frameEditables) void evaluateInPage(frame, releaseEditables, EDITABLES_KEY).catch(() => {});
   }
@@ -289,6 +299,7 @@ async function captureShown(
     ...(unreadFrames ? { unreadFrames } : {}),
     region: facts.region,
     ...(facts.stoppedLoop ? { stoppedLoop: true } : {}),
+    ...(facts.hiddenText.length ? { hiddenText: facts.hiddenText } : {}),
   };
   return { capture, moved: await released };
 }

@@ -21,3 +21,7 @@ export { warmCapture, warmUpCaptures } from './warmUp.js';
 export { holdIfLooping, isMainFrame, markHeld, type DocumentHolds, type Loop } from './navigating.js';
 export { changedSinceWatch, watchChanges } from './changes.js';
 export { frameInView } from './frameInView.js';
+export { markAddressed } from './addressed.js';
+export { copyWithoutHiddenText, hideHiddenText, releaseHiddenText, type HiddenTextCopyArgs } from './hiddenText.js';
+export { sight } from './sight.js';
+export { LISTENERS_KEY } from './listeners.js';

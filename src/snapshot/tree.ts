@@ -3,6 +3,7 @@
  * with the page's facts. Every snapshot module reads these; only capture.ts makes them.
  */
 import type { ElementFacts, Overlay, PageMetrics } from './facts.js';
+import type { HiddenSpot } from './hiddenText.js';
 import type { PortionRest } from './portion.js';
 import type { RegionTallies } from './region.js';
 import type { WallSignals } from './walls.js';
@@ -72,6 +73,8 @@ export interface Capture {
   partFrames?: LoadingFrame[];
   /** The page kept replacing its document by itself (a reload loop), so its loading was stopped to read it. */
   stoppedLoop?: boolean;
+  /** Where text a person cannot see was left out of the capture (hiddenText.ts). */
+  hiddenText?: HiddenSpot[];
 }
 
 /** A frame the capture left out, as the snapshot names it. */

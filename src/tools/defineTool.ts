@@ -14,6 +14,7 @@ import type { BrowserSession } from '../session/session.js';
 import type { Tab } from '../session/tab.js';
 import { elementsSchema, resultElements, sessionRefs, type ResultElement } from './elements.js';
 import { toModelText, type ResultLike } from './modelText.js';
+import { BOUNDARY_NOTE, boundaryOf } from './boundary.js';
 import { traceToolCall } from './toolSpan.js';
 
 export interface ToolContext {
@@ -48,8 +49,9 @@ export const errorSchema = z.object({
 });
 
 const noticesSchema = z.array(z.string()).optional().describe('Things you should know about this call, such as a browser restart.');
+const boundarySchema = z.string().optional().describe("The session's content boundary: the text the model reads puts what came from the page between its markers (boundary.ts).");
 
-export type ToolResult<T> = ({ ok: true; notices?: string[]; elements?: ResultElement[] } & T) | { ok: false; error: z.infer<typeof errorSchema>; notices?: string[] };
+export type ToolResult<T> = ({ ok: true; notices?: string[]; elements?: ResultElement[]; boundary?: string } & T) | { ok: false; error: z.infer<typeof errorSchema>; notices?: string[]; boundary?: string };
 
 interface ToolDefinitionBase<I extends z.ZodTypeAny, O extends z.ZodRawShape> {
   id: string;
@@ -76,6 +78,8 @@ interface ToolDefinitionBase<I extends z.ZodTypeAny, O extends z.ZodRawShape> {
   handlesHungTab?: boolean;
   /** Shapes what the model receives, e.g. an image; by default the result as plain text (modelText.ts). */
   toModelOutput?: (output: ToolResult<z.infer<z.ZodObject<O>>>) => unknown;
+  /** Its description says how page content is marked off in results, while the boundary is on (boundary.ts). */
+  describesBoundary?: boolean;
   /** What the call suspends with and is resumed with, for a tool that pauses for a person (Mastra's suspend and resume). */
   suspendSchema?: z.ZodTypeAny;
   resumeSchema?: z.ZodTypeAny;
@@ -120,14 +124,14 @@ export function sessionKey(context: unknown, config: ResolvedConfig): string {
 export function defineBrowserTool<I extends z.ZodTypeAny, O extends z.ZodRawShape>(definition: BrowserToolDefinition<I, O>) {
   // Results that can show refs list them as data too (elements.ts); the others are not declared with the list.
   const showsRefs = 'snapshot' in definition.output || 'changes' in definition.output;
-  const success = z.object({ ok: z.literal(true), notices: noticesSchema, ...(showsRefs ? { elements: elementsSchema } : {}), ...definition.output });
-  const failure = z.object({ ok: z.literal(false), error: errorSchema, notices: noticesSchema });
+  const success = z.object({ ok: z.literal(true), notices: noticesSchema, boundary: boundarySchema, ...(showsRefs ? { elements: elementsSchema } : {}), ...definition.output });
+  const failure = z.object({ ok: z.literal(false), error: errorSchema, notices: noticesSchema, boundary: boundarySchema });
   const outputSchema = z.union([success, failure]);
 
   const factory = (context: ToolContext) => {
     const tool = createTool({
       id: definition.id,
-      description: definition.description,
+      description: definition.describesBoundary && context.config.contentBoundary ? definition.description + BOUNDARY_NOTE : definition.description,
       inputSchema: definition.input,
       outputSchema,
       ...(definition.suspendSchema ? { suspendSchema: definition.suspendSchema, resumeSchema: definition.resumeSchema } : {}),
@@ -215,11 +219,14 @@ async function runTool<I extends z.ZodTypeAny, O extends z.ZodRawShape>(
   host?: unknown,
 ): Promise<ToolResult<z.infer<z.ZodObject<O>>>> {
   const notices: string[] = [];
+  // What came from the page is marked off in the text the model reads (boundary.ts), errors' snapshots too.
+  let boundary: { boundary: string } | undefined;
   try {
     rejectHugeStrings(input);
     definition.validate?.(input, context.config);
     const budget = budgetOf(definition, input, context.config);
     const { session, notices: sessionNotices } = await context.registry.get(key, budget);
+    if (context.config.contentBoundary) boundary = { boundary: boundaryOf(session) };
     // A person's call leaves what the session must tell (it was closed and started again) to the agent's next call.
     if (forPerson) session.tellNextCall(sessionNotices);
     else notices.push(...sessionNotices);
@@ -248,11 +255,11 @@ async function runTool<I extends z.ZodTypeAny, O extends z.ZodRawShape>(
       // The refs the result shows, as data for programs (elements.ts); the model reads them in the text.
       const elements = resultElements(data, sessionRefs([session.tabs.activeTab, ...session.tabs.all()]));
       // Scrubbed as a whole, elements included: a secret a page echoes back is named, never shown.
-      return scrubbed(context, { ok: true as const, ...data, ...elements, ...(notices.length ? { notices } : {}) });
+      return scrubbed(context, { ok: true as const, ...data, ...elements, ...(notices.length ? { notices } : {}), ...boundary });
     }, { slot: !definition.waits, checkTab: !definition.handlesHungTab, forPerson });
   } catch (error) {
     const toolError = toBrowserToolError(error, definition.id.replace(/^browser_/, ''));
-    return scrubbed(context, { ok: false as const, error: toolError.toJSON(), ...(notices.length ? { notices } : {}) });
+    return scrubbed(context, { ok: false as const, error: toolError.toJSON(), ...(notices.length ? { notices } : {}), ...boundary });
   }
 }
 

@@ -10,7 +10,8 @@ import TurndownService from 'turndown';
 import { countTokens } from '../../snapshot/index.js';
 
 let readabilitySource: string | undefined;
-function readability(): string {
+/** Readability's source, evaluated in the page (readableCopy.ts reads pages with it too). */
+export function readability(): string {
   readabilitySource ??= readFileSync(createRequire(import.meta.url).resolve('@mozilla/readability/Readability.js'), 'utf8');
   return readabilitySource;
 }

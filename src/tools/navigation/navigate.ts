@@ -26,6 +26,7 @@ export const navigateTool = defineBrowserTool({
   },
   handlesHungTab: true,
   budget: 'page',
+  describesBoundary: true,
   validate: ({ url }, config) => void normalizeUrl(url, config),
   async handle({ url, waitUntil }, call) {
     const target = normalizeUrl(url, call.config);

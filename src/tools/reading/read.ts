@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { BrowserToolError } from '../../errors.js';
-import { countTokens } from '../../snapshot/index.js';
+import { countTokens, markAddressed } from '../../snapshot/index.js';
 import { defineBrowserTool } from '../defineTool.js';
-import { article, paginate, turndown } from '../helpers/article.js';
+import { paginate, turndown } from '../helpers/article.js';
 import { findDownload, nextCall, READ_TOKENS, readFileFor, shownDocument } from '../helpers/fileReading.js';
 import { refSchema, resolveTarget } from '../helpers/target.js';
+import { articleWithoutHiddenText, elementWithoutHiddenText } from '../readableCopy.js';
 
 export const readTool = defineBrowserTool({
   id: 'browser_read',
@@ -25,6 +26,7 @@ export const readTool = defineBrowserTool({
     tokens: z.number(),
   },
   budget: 'page',
+  describesBoundary: true,
   validate: ({ ref, file }) => {
     if (ref !== undefined && file !== undefined) throw new BrowserToolError('invalid_input', 'Give ref or file, not both.', { hint: 'ref reads an element of the page; file reads a downloaded file.' });
   },
@@ -37,24 +39,31 @@ export const readTool = defineBrowserTool({
       const read = await readFileFor(call, entry, maxTokens ?? READ_TOKENS, wanted);
       call.notices.push(...read.notes);
       const next = nextCall(entry.name, read.part, read.parts, maxTokens);
-      return { title: read.title, markdown: read.text, page: read.part, pages: read.parts, ...(next ? { next } : {}), tokens: read.tokens };
+      // A file speaks to the agent as a page may, and is marked the same way (snapshot/addressed.ts).
+      const marked = markAddressed(read.text.split('\n')).join('\n');
+      return { title: read.title, markdown: marked, page: read.part, pages: read.parts, ...(next ? { next } : {}), tokens: marked === read.text ? read.tokens : countTokens(marked) };
     }
     let title = await page.title();
     let html: string;
+    // Text a person cannot see is left out of what is read (snapshot/hiddenText.ts).
+    let hidden: number;
     if (ref !== undefined) {
       const target = await resolveTarget(call, ref, 'read');
-      html = await target.locator.evaluate((el) => el.outerHTML);
+      ({ html, hidden } = await elementWithoutHiddenText(target.locator));
     } else {
-      const found = await article(page);
-      if (found) {
-        title = found.title;
-        html = found.content;
+      const read = await articleWithoutHiddenText(page);
+      ({ hidden } = read);
+      if (read.article) {
+        title = read.article.title;
+        html = read.article.content;
       } else {
-        html = await page.evaluate(() => document.body?.innerHTML ?? '');
+        html = read.body;
         call.notices.push('No main article was found, so the whole page body is given.');
       }
     }
-    const markdown = turndown.turndown(html).trim();
+    if (hidden) call.notices.push(`${hidden} hidden text${hidden === 1 ? ' was' : 's were'} left out (not visible on the page).`);
+    // Text that speaks to the agent is the page's, and the line before it says so (snapshot/addressed.ts).
+    const markdown = markAddressed(turndown.turndown(html).trim().split('\n')).join('\n');
     const pages = paginate(markdown, maxTokens ?? 2_000);
     if (wanted > pages.length) {
       throw new BrowserToolError('invalid_input', `There are only ${pages.length} pages of text at this maxTokens.`, { hint: `Ask for page 1 to ${pages.length}.` });

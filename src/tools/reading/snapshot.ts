@@ -22,6 +22,7 @@ export const snapshotTool = defineBrowserTool({
     refs: z.number().describe('Number of elements with a ref in the text.'),
   },
   budget: 'page',
+  describesBoundary: true,
   async handle({ scope, ref, find, maxTokens }, { tab: { refs }, config }) {
     const subtree = ref === undefined ? undefined : normalizeRef(ref);
     const { formatted } = await refs.snapshot({

@@ -141,10 +141,10 @@ it('a call that reads no file does not start the PDF reader; the first PDF does'
   // A page, a snapshot and a CSV (read without PDF.js): no worker, and PDF.js never resolved.
   expect(before.ok).toEqual([true, true, true]);
   expect(before.csv).toContain('| 1 | 12.50 |');
-  expect(before.workers).toBe(0);
+  // (Node 22 may run a thread of its own, for module hooks: the reader's worker is counted as the one a PDF adds.)
   expect(before.resolved).toEqual([]);
   // The first PDF starts the reader's worker.
   expect(after.ok).toBe(true);
   expect(after.file).toContain('Revenue grew');
-  expect(after.workers).toBe(1);
+  expect(after.workers - before.workers).toBe(1);
 }, BUSY_MACHINE_MS);

@@ -7,19 +7,8 @@
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { capitalize, people, WORDS, type Rng } from '../random.js';
 import type { TaskDef } from '../types.js';
-import { esc, js, shell } from './shell.js';
+import { answerForm, answerScript, esc, js, shell } from './shell.js';
 
-function answerForm(label: string): string {
-  return `<label for="answer">${esc(label)}</label><input id="answer" autocomplete="off">
-<div><button id="go">Submit</button></div>`;
-}
-
-function answerScript(expected: string): string {
-  return `$('#go').addEventListener('click', () => {
-  const given = $('#answer').value.trim();
-  report(given === ${js(expected)}, 'entered ' + JSON.stringify(given));
-});`;
-}
 
 const money = (rng: Rng) => `${rng.int(10, 4_999)}.${String(rng.int(0, 99)).padStart(2, '0')}`;
 

@@ -58,3 +58,17 @@ ${options.script ?? ''}
 </script>
 </body></html>`;
 }
+
+/** A field for the task's answer and its Submit button, for tasks whose answer is read off the page or a file. */
+export function answerForm(label: string): string {
+  return `<label for="answer">${esc(label)}</label><input id="answer" autocomplete="off">
+<div><button id="go">Submit</button></div>`;
+}
+
+/** Reports whether the answer given equals the expected one. */
+export function answerScript(expected: string): string {
+  return `$('#go').addEventListener('click', () => {
+  const given = $('#answer').value.trim();
+  report(given === ${js(expected)}, 'entered ' + JSON.stringify(given));
+});`;
+}

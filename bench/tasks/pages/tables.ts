@@ -4,19 +4,8 @@
  */
 import { CITIES, LAST_NAMES, WORDS, capitalize, people, type Rng } from '../random.js';
 import type { TaskDef } from '../types.js';
-import { esc, js, shell } from './shell.js';
+import { answerForm, answerScript, esc, js, shell } from './shell.js';
 
-function answerForm(label: string): string {
-  return `<label for="answer">${esc(label)}</label><input id="answer" autocomplete="off">
-<div><button id="go">Submit</button></div>`;
-}
-
-function answerScript(expected: string): string {
-  return `$('#go').addEventListener('click', () => {
-  const given = $('#answer').value.trim();
-  report(given === ${js(expected)}, 'entered ' + JSON.stringify(given));
-});`;
-}
 
 interface PlainSpec {
   rows: Array<{ name: string; email: string; phone: string; city: string }>;

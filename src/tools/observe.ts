@@ -25,6 +25,7 @@ export const loadingSchema = z
 export const effectsShape = {
   url: z.string().describe('The URL of the active tab after the action.'),
   navigated: z.boolean().describe('True when the action loaded a new page: refs from before are no longer valid.'),
+  urlChanged: z.boolean().describe('True when the address changed: a new page, or a route change within the page.'),
   changes: z
     .string()
     .optional()
@@ -107,14 +108,15 @@ export async function observeAction(call: CallContext, action: () => Promise<unk
   const { page, tab, session, config, refs, deadline } = call;
   const pagesBefore = new Set(session.tabs.all());
   const documentBefore = await currentDocumentId(page);
+  const urlBefore = page.url();
   const before: Capture | undefined = refs.lastCapture(page, documentBefore) ?? (await refs.snapshot(page).catch(() => undefined))?.capture;
 
   session.tabs.takePopups(); // anything opened earlier is reported by the tool call's notices, not as this action's tab
   const run = await runAction(tab, action, { deadline, navigationTimeout: config.navigationTimeout, expectPopup: options.expectPopup });
-  if (run.kind === 'dialog') return { url: page.url(), navigated: false, dialogs: tab.takeDialogs() };
+  if (run.kind === 'dialog') return { url: page.url(), navigated: false, urlChanged: page.url() !== urlBefore, dialogs: tab.takeDialogs() };
   if (run.kind === 'neverCame') throw documentNeverCame(run.url, run.seconds, run.inNewTab);
 
-  const effects: Effects = { url: page.isClosed() ? '' : page.url(), navigated: false };
+  const effects: Effects = { url: page.isClosed() ? '' : page.url(), navigated: false, urlChanged: false };
   const dialogs = tab.takeDialogs();
   if (dialogs.length) effects.dialogs = dialogs;
   // A download still being saved after a few seconds is listed as downloading: the action has answered.
@@ -150,6 +152,9 @@ export async function observeAction(call: CallContext, action: () => Promise<unk
     }
   } else await settleAction(tab.traffic, run.began, deadline, config.settle);
   const after = await refs.snapshot(page, {}, early);
+  // Read after the page settled: a route change (pushState) often follows the click's first answer.
+  effects.url = page.url();
+  effects.urlChanged = effects.url !== urlBefore;
   if (effects.navigated || !before) {
     effects.snapshot = after.formatted.text;
     return effects;

@@ -110,3 +110,47 @@ describe('fields that say no', () => {
     expect(modelText('browser_check', checked)).toMatch(/^checked: false$/m);
   });
 });
+
+describe('a scroll shows what came into view', () => {
+  it('new rows come with their table and its header row; lines read before are counted, not repeated', async () => {
+    const opened = await openDesk();
+    const scrolled = await call(env.browser, 'browser_scroll', { direction: 'down', amount: 'half' });
+    expect(scrolled.ok).toBe(true);
+    // The typed result keeps the whole view for programs.
+    expect(scrolled.snapshot).toMatch(/^page "Order desk"/);
+    const text = modelText('browser_scroll', scrolled);
+    expect(text).not.toContain('page "Order desk"');
+    expect(text).toMatch(/^unchanged: \d+ lines read before, not repeated \(browser_snapshot shows the whole view\)$/m);
+    const rows = (text: string) => text.split('\n').filter((line) => /\| Product \d+ \|/.test(line)).map((line) => line.replace(/ new(?= |$)/g, '').trim());
+    const before = new Set(rows(opened));
+    const shown = rows(scrolled.cameIntoView);
+    const stillInView = rows(scrolled.snapshot).filter((row) => before.has(row));
+    // Rows the navigate showed and still in view are counted; every other row of the view is shown, with its ref.
+    expect(stillInView.length).toBeGreaterThan(0);
+    expect(shown.length).toBeGreaterThan(3);
+    expect(shown.some((row) => before.has(row))).toBe(false);
+    expect(shown.length + stillInView.length).toBe(rows(scrolled.snapshot).length);
+    expect(shown.every((row) => /e\d+ button "Add product \d+"/.test(row))).toBe(true);
+    expect(scrolled.cameIntoView).toMatch(/table \(3 cols\):\n \| Product \| Price \| Cart \|\n/);
+    expect(scrolled.cameIntoView).not.toMatch(/ new( |$)/m);
+  });
+
+  it('a line whose state changed since it was read is shown again', async () => {
+    const snapshot = await openDesk();
+    await call(env.browser, 'browser_check', { ref: refOf(snapshot, 'checkbox', 'Gift wrap'), checked: true });
+    await call(env.browser, 'browser_scroll', { direction: 'down' });
+    const back = await call(env.browser, 'browser_scroll', { direction: 'up', amount: 100_000 });
+    expect(back.cameIntoView).toMatch(/checkbox "Gift wrap" checked/);
+    expect(back.cameIntoView).not.toContain('# Order desk');
+  });
+
+  it('with nothing read on the page before, the whole view is shown', async () => {
+    await openDesk();
+    await call(env.browser, 'browser_navigate', { url: env.server.url('/fixtures/long.html') });
+    const result = await call(env.browser, 'browser_tabs', { action: 'new', url: env.server.url('/fixtures/model-text.html') });
+    expect(result.ok).toBe(true);
+    const scrolled = await call(env.browser, 'browser_scroll', { direction: 'down' });
+    expect(scrolled.cameIntoView).toBeUndefined();
+    expect(modelText('browser_scroll', scrolled)).toMatch(/^page "Order desk"/m);
+  });
+});

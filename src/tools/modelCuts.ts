@@ -11,7 +11,7 @@ const ECHOES = new Set(['ref', 'clicked', 'typedInto', 'hovered', 'pressed']);
 /** Booleans whose `false` is the expected outcome: said only when true. */
 const SAID_WHEN_TRUE = new Set(['navigated', 'submitted', 'atTop', 'atBottom']);
 
-/** Fields that only steer the text: whether the address changed, whether a field holds the text sent. */
+/** Fields for programs that also steer the text: whether the address changed, whether a field holds the text sent. */
 const STEERING = new Set(['urlChanged', 'asTyped']);
 
 function omitted(key: string, value: unknown, data: Record<string, unknown>): boolean {
@@ -21,10 +21,14 @@ function omitted(key: string, value: unknown, data: Record<string, unknown>): bo
   if (key === 'url') return data.navigated === false && data.urlChanged !== true;
   // The field's value: said when it is not the text sent (formatted, masked by the page, cut, appended to).
   if (key === 'fieldValue') return data.asTyped === true;
+  // A scroll's view: the lines that came into view stand in for it (scrollView.ts).
+  if (key === 'snapshot') return typeof data.cameIntoView === 'string';
   return false;
 }
 
 /** The fields of a successful result the model reads, in their order. */
 export function modelFields(data: Record<string, unknown>): Array<[string, unknown]> {
-  return Object.entries(data).filter(([key, value]) => !omitted(key, value, data));
+  return Object.entries(data)
+    .filter(([key, value]) => !omitted(key, value, data))
+    .map(([key, value]) => (key === 'unchanged' ? [key, `${value} lines read before, not repeated (browser_snapshot shows the whole view)`] : [key, value]));
 }

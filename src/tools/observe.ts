@@ -13,6 +13,7 @@ import { stageSync } from '../stages.js';
 import type { CallContext } from './defineTool.js';
 import { eventOf } from '../files/downloads.js';
 import { openingOf, shownDocument } from './fileReading.js';
+import { noteRead } from './scrollView.js';
 
 /** How long an action waits for a file it downloaded to be saved before answering with it listed as downloading. */
 const DOWNLOAD_SAVE_WAIT_MS = 5_000;
@@ -130,7 +131,9 @@ export async function observeAction(call: CallContext, action: () => Promise<unk
     session.tabs.activate(opened);
     const settled = await settle(opened, session.tabs.tabOf(opened).traffic, deadline, config.settle, () => refs.capture(opened));
     effects.newTab = { url: opened.url(), title: await opened.title().catch(() => '') };
-    effects.snapshot = (await refs.snapshot(opened, {}, settled.snapshot)).formatted.text;
+    const shown = await refs.snapshot(opened, {}, settled.snapshot);
+    effects.snapshot = shown.formatted.text;
+    noteRead(opened, shown.capture.documentId, effects.snapshot);
     if (settled.loading) effects.loading = settled.loading;
     return effects;
   }
@@ -157,6 +160,7 @@ export async function observeAction(call: CallContext, action: () => Promise<unk
   effects.urlChanged = effects.url !== urlBefore;
   if (effects.navigated || !before) {
     effects.snapshot = after.formatted.text;
+    noteRead(page, after.capture.documentId, effects.snapshot);
     return effects;
   }
   const diff = stageSync('diff against previous capture', () => diffCaptures(before, after.capture));

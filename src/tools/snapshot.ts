@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { BrowserToolError } from '../errors.js';
 import { normalizeRef } from '../refs.js';
 import { defineBrowserTool } from './defineTool.js';
+import { noteRead } from './scrollView.js';
 
 export const snapshotTool = defineBrowserTool({
   id: 'browser_snapshot',
@@ -24,7 +25,7 @@ export const snapshotTool = defineBrowserTool({
   budget: 'page',
   async handle({ scope, ref, find, maxTokens }, { page, refs, config }) {
     const subtree = ref === undefined ? undefined : normalizeRef(ref);
-    const { formatted } = await refs.snapshot(page, {
+    const { capture, formatted } = await refs.snapshot(page, {
       scope: scope ?? 'viewport',
       maxTokens: maxTokens ?? (scope === 'page' && subtree === undefined && !find ? config.pageMaxTokens : config.snapshotMaxTokens),
       ref: subtree,
@@ -37,6 +38,7 @@ export const snapshotTool = defineBrowserTool({
         snapshot: whole.formatted.text,
       });
     }
+    noteRead(page, capture.documentId, formatted.text);
     return { snapshot: formatted.text, tokens: formatted.tokens, refs: formatted.refsShown };
   },
 });

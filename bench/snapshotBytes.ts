@@ -71,9 +71,10 @@ async function visit(toolset: BrowserToolset, name: string, url: string, live: s
   live.push(`### ${name} navigate\n${String(opened.snapshot ?? JSON.stringify(opened.error))}`);
   const { session } = await toolset.sessions.get('default');
   try {
-    const page = (await session.activePage()).page;
+    const { tab } = await session.activeTab();
+    const { page } = tab;
     const take = async (label: string, options: Partial<FormatOptions>) => {
-      const { capture, formatted } = await session.refs.snapshot(page, options);
+      const { capture, formatted } = await tab.refs.snapshot(options);
       captures[label] = capture;
       live.push(`### ${name} ${label}\n${formatted.text}`);
       return formatted.text;
@@ -103,8 +104,8 @@ async function clickFirst(toolset: BrowserToolset, name: string, text: string, l
   if (Array.isArray(clicked.dialogs) && clicked.dialogs.length) return undefined;
   const { session } = await toolset.sessions.get('default');
   try {
-    const page = (await session.activePage()).page;
-    const { capture, formatted } = await session.refs.snapshot(page, {});
+    const { tab } = await session.activeTab();
+    const { capture, formatted } = await tab.refs.snapshot({});
     live.push(`### ${name} clicked\n${formatted.text}`);
     return capture;
   } finally {

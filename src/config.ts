@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import type { BrowserContext } from 'playwright-core';
 import { checkSettings, pickSettings, type BrowserSettings } from './browserSettings.js';
 import { BrowserToolError } from './errors.js';
+import { SecretVault, type SecretsOption } from './secrets/vault.js';
 import { DirectoryStore } from './store/directory.js';
 import type { SessionStore } from './store/types.js';
 
@@ -129,6 +130,12 @@ export interface BrowserToolsetConfig extends BrowserSettings {
    * aria-label or placeholder marks a card number, card security code, IBAN, one-time code or SSN.
    */
   secretFields?: string[];
+  /**
+   * Secrets the agent types by name without seeing them (browser_type { ref, secret }), each only on its origins:
+   * `{ ledger: { value: '…', origins: ['https://bank.example'] }, ledgerCode: { totp: '<base32 seed>', origins: [...] } }`.
+   * A value may be a string, `{ env: 'NAME' }` or a function that returns it ([logins](logins.md)).
+   */
+  secrets?: SecretsOption;
   /** Choose the tools offered to the model, by id, e.g. `{ exclude: ['browser_screenshot'] }` for a text-only model. */
   tools?: { include?: string[]; exclude?: string[] };
   /**
@@ -154,6 +161,12 @@ export interface BrowserToolsetConfig extends BrowserSettings {
   sessionSettings?: (sessionKey: string) => BrowserSettings | undefined;
   /** Record a Playwright trace of each session (actions, DOM snapshots, screenshots, network). Default: off. */
   trace?: TraceOption;
+  /**
+   * Put what came from the page between two marker lines carrying a number of the session in every result the
+   * model reads, and say so in the tools' descriptions, so that text on a page cannot pass for instructions
+   * (docs/snapshot-format.md). Seven tokens a result. Default: true; false for a model that does not need it.
+   */
+  contentBoundary?: boolean;
 }
 
 export interface ResolvedConfig {
@@ -184,6 +197,8 @@ export interface ResolvedConfig {
   tools: { include?: string[]; exclude?: string[] };
   /** One selector list built from the defaults and `secretFields`. */
   secretSelector: string;
+  /** The `secrets`, when there are any. */
+  secrets?: SecretVault;
   sessionStore?: SessionStore;
   sessionStoreKey?: string;
   allowPlaintext: boolean;
@@ -191,6 +206,7 @@ export interface ResolvedConfig {
   settings: BrowserSettings;
   sessionSettings?: (sessionKey: string) => BrowserSettings | undefined;
   trace?: Required<TraceOption>;
+  contentBoundary: boolean;
 }
 
 export type StorageStateOption = StorageState | string | ((sessionKey: string) => StorageState | string | undefined);
@@ -208,8 +224,12 @@ const SECRET_WORDS = [
 ];
 const SECRET_ATTRIBUTES = ['name', 'id', 'aria-label', 'placeholder'];
 
+/** The mark browser_type puts on a field it typed a secret into: its value is never shown from then on. */
+export const SECRET_MARK = 'data-mastra-browser-secret';
+
 /** Fields whose values are never shown, besides passwords: by autocomplete token, then by the words above. */
 export const DEFAULT_SECRET_FIELDS = [
+  `[${SECRET_MARK}]`,
   ...['cc-number', 'cc-csc', 'one-time-code'].map((token) => `input[autocomplete~="${token}" i]`),
   ...SECRET_ATTRIBUTES.flatMap((attribute) => SECRET_WORDS.map((word) => `input[${attribute}*="${word}" i]`)),
   // Short words hide inside others ("footprint"): matched whole, or at the start or end of a name or id.
@@ -285,12 +305,14 @@ export function resolveConfig(config: BrowserToolsetConfig = {}): ResolvedConfig
     allowEvaluate: config.allowEvaluate ?? false,
     tools: config.tools ?? {},
     secretSelector: [...DEFAULT_SECRET_FIELDS, ...(config.secretFields ?? [])].join(', '),
+    secrets: config.secrets && Object.keys(config.secrets).length ? new SecretVault(config.secrets) : undefined,
     sessionStore: typeof config.sessionStore === 'string' ? new DirectoryStore(resolve(config.sessionStore)) : config.sessionStore,
     sessionStoreKey: config.sessionStoreKey || process.env[STORE_KEY_ENV] || undefined,
     allowPlaintext: config.allowPlaintext ?? false,
     settings: checkSettings(pickSettings(config), 'BrowserToolset config'),
     sessionSettings: config.sessionSettings,
     trace: config.trace === undefined ? undefined : resolveTrace(config.trace),
+    contentBoundary: config.contentBoundary ?? true,
   };
 }
 

@@ -42,6 +42,11 @@ export class Deadline {
     this.at = Math.max(this.at, Date.now() + budgetMs + ANSWER_RESERVE_MS);
   }
 
+  /** Starts the budget again from now: the work before (starting the browser) was not the call's own. */
+  restart(budgetMs: number): void {
+    this.at = Date.now() + budgetMs + ANSWER_RESERVE_MS;
+  }
+
   /**
    * Waits for `work`, but not past the deadline (or `ms`, when shorter). Playwright calls that take a timeout
    * should get `remaining()` instead; this is for the ones that do not (evaluate, isVisible on a hung page).

@@ -3,58 +3,17 @@ import { resolveConfig, STORE_KEY_ENV, type BrowserToolsetConfig, type ResolvedC
 import { BrowserToolError } from './errors.js';
 import { SessionRegistry } from './session/registry.js';
 import type { StorageState } from './config.js';
-import { checkTool } from './tools/check.js';
-import { clickTool } from './tools/click.js';
 import type { ToolContext } from './tools/defineTool.js';
-import { dialogTool } from './tools/dialog.js';
-import { dragTool } from './tools/drag.js';
-import { evaluateTool } from './tools/evaluate.js';
-import { historyTool } from './tools/history.js';
-import { hoverTool } from './tools/hover.js';
-import { navigateTool } from './tools/navigate.js';
-import { pressTool } from './tools/press.js';
-import { readTool } from './tools/read.js';
-import { screenshotTool } from './tools/screenshot.js';
-import { scrollTool } from './tools/scroll.js';
-import { selectTool } from './tools/select.js';
-import { selectTextTool } from './tools/selectText.js';
-import { snapshotTool } from './tools/snapshot.js';
-import { tabsTool } from './tools/tabs.js';
-import { typeTool } from './tools/type.js';
-import { uploadTool } from './tools/upload.js';
-import { waitTool } from './tools/wait.js';
+import { TOOLS } from './tools/index.js';
 
-/** Every tool, in the order the model sees them: the common ones first. */
-const FACTORIES = {
-  browser_navigate: navigateTool,
-  browser_snapshot: snapshotTool,
-  browser_click: clickTool,
-  browser_type: typeTool,
-  browser_select: selectTool,
-  browser_select_text: selectTextTool,
-  browser_check: checkTool,
-  browser_press: pressTool,
-  browser_scroll: scrollTool,
-  browser_hover: hoverTool,
-  browser_drag: dragTool,
-  browser_history: historyTool,
-  browser_tabs: tabsTool,
-  browser_wait: waitTool,
-  browser_dialog: dialogTool,
-  browser_read: readTool,
-  browser_screenshot: screenshotTool,
-  browser_upload: uploadTool,
-  browser_evaluate: evaluateTool,
-};
-
-export type BrowserToolId = keyof typeof FACTORIES;
-export const BROWSER_TOOL_IDS = Object.keys(FACTORIES) as BrowserToolId[];
-export type BrowserTools = { [K in BrowserToolId]: ReturnType<(typeof FACTORIES)[K]> };
+export type BrowserToolId = keyof typeof TOOLS;
+export const BROWSER_TOOL_IDS = Object.keys(TOOLS) as BrowserToolId[];
+export type BrowserTools = { [K in BrowserToolId]: ReturnType<(typeof TOOLS)[K]> };
 
 function chooseTools(config: ResolvedConfig): BrowserToolId[] {
   const { include, exclude } = config.tools;
   for (const id of [...(include ?? []), ...(exclude ?? [])]) {
-    if (!(id in FACTORIES)) {
+    if (!(id in TOOLS)) {
       throw new BrowserToolError('invalid_input', `BrowserToolset config: unknown tool "${id}". Known tools: ${BROWSER_TOOL_IDS.join(', ')}.`);
     }
   }
@@ -84,7 +43,7 @@ export class BrowserToolset {
     this.browser = new SharedBrowser(this.config);
     this.sessions = new SessionRegistry(this.browser, this.config);
     const context: ToolContext = { registry: this.sessions, config: this.config };
-    this.tools = Object.fromEntries(chooseTools(this.config).map((id) => [id, FACTORIES[id](context)])) as BrowserTools;
+    this.tools = Object.fromEntries(chooseTools(this.config).map((id) => [id, TOOLS[id](context)])) as BrowserTools;
     if (this.config.sessionStore && !this.config.sessionStoreKey && !this.config.allowPlaintext) warnNoStoreKey();
   }
 
@@ -95,7 +54,7 @@ export class BrowserToolset {
   async page(sessionKey = 'default') {
     const { session } = await this.sessions.get(sessionKey);
     try {
-      return (await session.activePage()).page;
+      return (await session.activeTab()).tab.page;
     } finally {
       this.sessions.done(sessionKey);
     }

@@ -114,7 +114,8 @@ describe('snapshot', { timeout: 180_000 }, () => {
   it('prints what the agent reads of a page, and which browser was used on stderr only', async () => {
     const run = await cli('snapshot', server.url('/fixtures/form.html'), ...OFFLINE);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/^status: 200\npage "Create your account" http:\/\/127\.0\.0\.1:\d+\/fixtures\/form\.html\n/);
+    // Page content comes inside the session's content boundary (boundary.ts).
+    expect(run.stdout).toMatch(/^\d{6}\{\nstatus: 200\npage "Create your account" http:\/\/127\.0\.0\.1:\d+\/fixtures\/form\.html\n/);
     expect(run.stdout).toMatch(/^e\d+ textbox "Full name \*" required$/m);
     expect(run.stdout).not.toContain('browser:');
     expect(run.stderr).toMatch(/^browser: (system|bundled|CHROME_PATH|executablePath) \//m);

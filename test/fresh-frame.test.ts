@@ -6,7 +6,7 @@
  */
 import type { CDPSession } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { RENEW_AFTER } from '../src/loading/browsingInstance.js';
+import { RENEW_AFTER } from '../src/loading/freshFrame.js';
 import { isBetweenPages } from '../src/loading/historyMoves.js';
 import { call, createTestToolset, refOf, useServerAndBrowser } from './helpers/toolset.js';
 

@@ -30,7 +30,7 @@ class Replica {
   stderr = '';
 
   constructor(store: string) {
-    const args = ['--import', 'tsx', 'src/cli/index.ts', 'mcp', '--port', '0', '--session-store', store, '--timeout', '4000', '--navigation-timeout', '10000'];
+    const args = ['--import', 'tsx', 'src/cli/index.ts', 'mcp', '--port', '0', '--session-store', store];
     this.child = spawn(process.execPath, [...args, ...OFFLINE_ARGS.map((arg) => `--browser-arg=${arg}`)], {
       cwd: ROOT,
       env: { ...process.env, MASTRA_BROWSER_STORE_KEY: KEY },

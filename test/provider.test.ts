@@ -7,7 +7,7 @@ import type { ScreencastFrameData } from '@mastra/core/browser';
 import { MockMemory } from '@mastra/core/memory';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PageScreencast, ToolsetBrowser } from '../src/index.js';
-import { RENEW_AFTER } from '../src/loading/browsingInstance.js';
+import { RENEW_AFTER } from '../src/loading/freshFrame.js';
 import { scriptedModel, type Decision, type ToolResultSeen } from './helpers/scriptedModel.js';
 import { OFFLINE_ARGS, startServer, type TestServer } from './helpers/server.js';
 import { refOf } from './helpers/refs.js';

@@ -3,7 +3,8 @@
  * Calls carry the thread the way Mastra passes it to tools (`context.agent.threadId`).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserToolset } from '../src/index.js';
+import { z } from 'zod';
+import { defineBrowserTool, type BrowserToolset } from '../src/index.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { childBrowserPids, createTestToolset, refOf } from './helpers/toolset.js';
 
@@ -181,13 +182,16 @@ describe('a session per thread', () => {
   });
 
   it('beyond maxConcurrentCalls a call waits its turn; one that would wait past queueTimeout is told to retry; browser_wait is not held up', async () => {
-    const toolset = createTestToolset({ maxConcurrentCalls: 1, queueTimeout: 5_000, timeout: 20_000, navigationTimeout: 20_000 });
+    const toolset = createTestToolset({ maxConcurrentCalls: 1, queueTimeout: 8_000, timeout: 40_000, navigationTimeout: 40_000 });
     try {
+      // The browser and the first thread's context are up before the turns are timed: a launch on a busy machine
+      // holds the slot for longer than any queue time a test could pick.
+      expect((await inThread(toolset, 'a')('browser_navigate', { url: server.url('/fixtures/page-b.html') })).ok).toBe(true);
       const finished: string[] = [];
       const first = inThread(toolset, 'a')('browser_navigate', { url: server.url('/slow-first-byte?ms=2000') }).then((r) => (finished.push('first'), r));
       await new Promise((resolve) => setTimeout(resolve, 300));
-      // Waits about 2 s for its turn (under queueTimeout), then holds the only slot for 10 s.
-      const queued = inThread(toolset, 'd')('browser_navigate', { url: server.url('/slow-first-byte?ms=10000') }).then((r) => (finished.push('queued'), r));
+      // Waits about 2 s for its turn (under queueTimeout), then holds the only slot for 20 s (past queueTimeout).
+      const queued = inThread(toolset, 'd')('browser_navigate', { url: server.url('/slow-first-byte?ms=20000') }).then((r) => (finished.push('queued'), r));
       expect((await first).ok).toBe(true);
       const busy = await inThread(toolset, 'b')('browser_press', { key: 'Tab' });
       const waited = await inThread(toolset, 'c')('browser_wait', { seconds: 0.2 });
@@ -200,6 +204,38 @@ describe('a session per thread', () => {
       expect(finished).toEqual(['first', 'queued']);
       // Once the slot is free, the conversation that was told to retry gets its answer.
       expect((await inThread(toolset, 'b')('browser_navigate', { url: server.url('/fixtures/page-b.html') })).ok).toBe(true);
+    } finally {
+      await toolset.close();
+    }
+  });
+});
+
+describe('a tool that needs no page', () => {
+  /** A tool made as docs/layout.md's recipe makes one, that works without a page unless asked to look. */
+  const pagelessTool = defineBrowserTool({
+    id: 'browser_pageless_probe',
+    description: 'Says what it was given; with look=true, the title of the active page.',
+    input: z.object({ look: z.boolean().optional() }),
+    output: { title: z.string().optional() },
+    needsPage: false,
+    async handle({ look }, call) {
+      if (!look) return {};
+      const tab = await call.openTab();
+      return { title: await tab.page.title() };
+    },
+  });
+
+  it('runs without launching a browser or opening a page, and opens the active tab only when it asks for it', async () => {
+    const toolset = createTestToolset();
+    const tool = pagelessTool({ registry: toolset.sessions, config: toolset.config });
+    try {
+      expect(await tool.execute!({}, { agent: { threadId: 'files' } } as never)).toEqual({ ok: true });
+      expect(toolset.browserInfo).toBeUndefined();
+      expect(toolset.sessions.peek('thread:files')?.browserContext).toBeUndefined();
+
+      const opened = await inThread(toolset, 'files')('browser_navigate', { url: server.url('/fixtures/page-a.html') });
+      expect(opened.ok).toBe(true);
+      expect(await tool.execute!({ look: true }, { agent: { threadId: 'files' } } as never)).toMatchObject({ ok: true, title: 'Page A' });
     } finally {
       await toolset.close();
     }

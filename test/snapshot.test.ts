@@ -19,10 +19,10 @@ describe('snapshot details', () => {
     expect(snap).toMatch(/^\s*(?:f\d+)?e\d+ clickable "Unread only"$/m);
   });
 
-  it('puts a covering overlay and its controls first, with a warning', async () => {
+  it('puts a covering overlay and its controls first, with a warning that names it', async () => {
     const snap = await inbox();
     const lines = snap.split('\n');
-    expect(lines[2]).toMatch(/^! an overlay covers \d+% of the screen and may block clicks: "We value your privacy/);
+    expect(lines[2]).toMatch(/^! cookie consent wall: accept it with (?:f\d+)?e\d+ \(its controls are listed first\)$/);
     expect(lines[3]).toMatch(/button "Accept all"$/);
     expect(lines[4]).toMatch(/button "Manage choices"$/);
   });

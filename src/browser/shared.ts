@@ -12,7 +12,7 @@ import { BrowserManager } from 'agent-browser';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from 'playwright-core';
 import type { ResolvedConfig } from '../config.js';
 import { BrowserToolError, toBrowserToolError } from '../errors.js';
-import { registerHiddenRefEngine } from '../hiddenRefs.js';
+import { registerHiddenRefEngine } from './hiddenRefs.js';
 import { findBrowser, provideBundledLibraries, type ChosenBrowser } from './find.js';
 
 const MISSING_LIBRARY = /error while loading shared libraries: (\S+?):/;

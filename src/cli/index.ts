@@ -37,6 +37,10 @@ Options:
                                 encrypted with the key in MASTRA_BROWSER_STORE_KEY (without one, logins are not kept)
   --allow-plaintext             with --session-store and no key: keep cookies and storage unencrypted
 
+Secrets the agent types by name without seeing them (browser_type { ref, secret }): the "secrets" key of the
+--config file, or MASTRA_BROWSER_SECRETS holding it as JSON; a value may be {"env": "NAME"} to read it from the
+environment, e.g. MASTRA_BROWSER_SECRETS='{"bank":{"value":{"env":"BANK_PASSWORD"},"origins":["https://bank.example"]}}'.
+
 ${BROWSER_FLAGS_HELP}
 
 Example (Claude Code):

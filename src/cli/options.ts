@@ -23,6 +23,7 @@ export const BROWSER_FLAGS = {
   'allowed-domains': { type: 'string' },
   'upload-dir': { type: 'string' },
   'allow-evaluate': { type: 'boolean' },
+  'no-content-boundary': { type: 'boolean' },
   viewport: { type: 'string' },
   timeout: { type: 'string' },
   'navigation-timeout': { type: 'string' },
@@ -82,6 +83,7 @@ export const BROWSER_FLAGS_HELP = `Browser options:
   --allowed-domains <a,b>       allow navigation only to these hosts (*.example.com matches subdomains)
   --upload-dir <dir>            offer browser_upload, reading files from this directory only
   --allow-evaluate              offer browser_evaluate (runs any JavaScript in the page)
+  --no-content-boundary         leave out the N{ ... }N lines around page content in results
   --viewport <WxH>              viewport size (default: 1280x720)
   --timeout <ms>                element actions (default: 10000)
   --navigation-timeout <ms>     navigations (default: 30000)
@@ -155,6 +157,7 @@ export function toolsetConfig(values: BrowserFlagValues): BrowserToolsetConfig {
     allowedDomains: values['allowed-domains']?.split(',').map((d) => d.trim()).filter(Boolean),
     uploadDir: values['upload-dir'],
     allowEvaluate: values['allow-evaluate'],
+    contentBoundary: values['no-content-boundary'] ? false : undefined,
     viewport: viewport(values.viewport),
     timeout: milliseconds(values.timeout, 'timeout'),
     navigationTimeout: milliseconds(values['navigation-timeout'], 'navigation-timeout'),
@@ -165,7 +168,30 @@ export function toolsetConfig(values: BrowserFlagValues): BrowserToolsetConfig {
   for (const [key, value] of Object.entries(fromFlags)) if (value !== undefined) (config as Record<string, unknown>)[key] = value;
   if (values['browser-arg']?.length) config.args = [...(file.args ?? []), ...values['browser-arg']];
   if (fromFlags.extraHTTPHeaders) config.extraHTTPHeaders = { ...file.extraHTTPHeaders, ...fromFlags.extraHTTPHeaders };
+  const secrets = secretsFromEnvironment();
+  if (secrets) config.secrets = { ...file.secrets, ...secrets };
   return config;
+}
+
+/** The environment variable that holds the `secrets` option as JSON: an MCP client sets its server's environment, not its files. */
+export const SECRETS_ENV = 'MASTRA_BROWSER_SECRETS';
+
+/**
+ * `MASTRA_BROWSER_SECRETS`, e.g. `{"ledger":{"value":{"env":"LEDGER_PASSWORD"},"origins":["https://bank.example"]}}`:
+ * secrets are never a flag (a command line is visible to every user of the host) nor a tool's argument.
+ */
+function secretsFromEnvironment(): BrowserToolsetConfig['secrets'] {
+  const text = process.env[SECRETS_ENV];
+  if (!text?.trim()) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // The message of JSON.parse may quote the text, which holds secrets.
+    throw new UsageError(`${SECRETS_ENV} is not JSON: it takes the secrets option as a JSON object`);
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new UsageError(`${SECRETS_ENV} must be a JSON object of secrets by name`);
+  return parsed as BrowserToolsetConfig['secrets'];
 }
 
 /** The flags of what sites see, named as @playwright/mcp and Playwright's own command line name them. */

@@ -32,12 +32,14 @@ const WORKER_HEAP_MB = 512;
 
 /**
  * The worker's code, evaluated as source text: the same in the ESM and CJS builds and under tsx, with no file of
- * its own to find. It groups PDF.js's text pieces into lines by their baseline (pieces drawn at the same height
- * are one line, read left to right), the way a person reads the page, whatever order the file drew them in.
+ * its own to find. It takes Node's modules with `process.getBuiltinModule`, not `require`: the worker inherits the
+ * process's options, and under `--input-type=module` its source is a module, where `require` does not exist.
+ * It groups PDF.js's text pieces into lines by their height on the page (pieces whose heights overlap are one
+ * line, read left to right), the way a person reads the page, whatever order the file drew them in.
  */
 const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { readFileSync } = require('node:fs');
+const { parentPort, workerData } = process.getBuiltinModule('node:worker_threads');
+const { readFileSync } = process.getBuiltinModule('node:fs');
 
 function linesOf(items) {
   const pieces = items.filter((item) => typeof item.str === 'string' && item.transform).map((item) => ({
@@ -45,11 +47,19 @@ function linesOf(items) {
     size: Math.max(1, Math.abs(item.transform[3]) || Math.abs(item.transform[0]) || item.height || 10),
   }));
   pieces.sort((a, b) => b.y - a.y || a.x - b.x);
+  // A piece is on a line when their heights overlap by half the smaller: a superscript or a footnote mark in
+  // smaller type sits a little above the baseline and is still on its line; the next line of text is not.
   const lines = [];
   for (const piece of pieces) {
+    const top = piece.y + piece.size * 0.75;
+    const bottom = piece.y - piece.size * 0.2;
     const line = lines[lines.length - 1];
-    if (line && Math.abs(line.y - piece.y) <= Math.min(line.size, piece.size) * 0.5) line.pieces.push(piece);
-    else lines.push({ y: piece.y, size: piece.size, pieces: [piece] });
+    const overlap = line ? Math.min(line.top, top) - Math.max(line.bottom, bottom) : 0;
+    if (line && overlap > Math.min(line.top - line.bottom, top - bottom) * 0.5) {
+      line.pieces.push(piece);
+      line.top = Math.max(line.top, top);
+      line.bottom = Math.min(line.bottom, bottom);
+    } else lines.push({ top, bottom, pieces: [piece] });
   }
   return lines.map((line) => {
     line.pieces.sort((a, b) => a.x - b.x);

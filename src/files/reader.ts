@@ -10,12 +10,12 @@ import { existsSync } from 'node:fs';
 import { BrowserToolError } from '../errors.js';
 import type { DownloadEntry } from './downloads.js';
 import { headOf, kindOf, sizeText } from './kinds.js';
-import { charsPerToken, countTokens, partsOf, partText, splitLongLines, type Part, type Section } from './parts.js';
+import { charsPerToken, countTokens, partsOf, partText, splitLongLines, wrapRows, type Part, type Section } from './parts.js';
 import { PdfUnreadable, readPdf } from './pdf.js';
 import { tableOf } from './table.js';
 import { jsonLines, linesOf, readText, TEXT_MAX_BYTES } from './text.js';
 import { listZip } from './zip.js';
-import { quote } from '../snapshot/textLimits.js';
+import { quote } from '../snapshot/index.js';
 
 /** The largest PDF read: PDF.js needs the whole file in memory (in its worker), so a larger one is refused. */
 export const PDF_MAX_BYTES = 50_000_000;
@@ -142,7 +142,8 @@ async function readContents(entry: DownloadEntry, options: ReadOptions): Promise
 function withLines(contents: Omit<Contents, 'ratio' | 'parts'> & { parts?: Map<number, Part[]> }, text: string): Contents {
   const ratio = charsPerToken(text);
   // The smallest part asked for is 200 tokens: no line may be longer than half of that.
-  const sections = contents.sections.map((s) => ({ ...s, lines: splitLongLines(s.lines, Math.floor(ratio * 100)) }));
+  const max = Math.floor(ratio * 100);
+  const sections = contents.sections.map((s) => (s.rows ? wrapRows(s, max) : { ...s, lines: splitLongLines(s.lines, max) }));
   return { ...contents, sections, ratio, parts: contents.parts ?? new Map() };
 }
 

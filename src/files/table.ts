@@ -5,7 +5,7 @@
  * Every part repeats the header row and says which rows it holds of how many.
  */
 import Papa from 'papaparse';
-import { quote } from '../snapshot/textLimits.js';
+import { quote } from '../snapshot/index.js';
 import type { Section } from './parts.js';
 
 export interface TableRead {
@@ -33,6 +33,7 @@ export function tableOf(name: string, text: string, delimiter: ',' | '\t' | unde
   const title = `table ${quote(name)} (${columns} col${columns === 1 ? '' : 's'}, ${count.toLocaleString('en-US')} row${count === 1 ? '' : 's'}${readPart ? ` in its first ${readPart}` : ''}`;
   const section: Section = {
     lines: body.map(rowLine),
+    rows: true,
     heading: (from, to) => {
       const whole = from === 0 && to >= count;
       return [`${title}${whole ? '' : `; rows ${(from + 1).toLocaleString('en-US')}–${to.toLocaleString('en-US')}`}):`, ...(header ? [rowLine(header)] : [])];

@@ -45,9 +45,24 @@ export function decode(bytes: Buffer): string {
       new TextDecoder('utf-8', { fatal: true }).decode(cut);
       return new TextDecoder('utf-8').decode(body).replace(/\uFFFD+$/, '');
     } catch {
-      return new TextDecoder('windows-1252').decode(body);
+      return windows1252(body);
     }
   }
+}
+
+/**
+ * Windows-1252 as such: Node's TextDecoder takes the label but decodes ISO-8859-1 (0x80 as a control character,
+ * not the euro sign), so the 27 characters it adds in 0x80–0x9F (€, dashes, curly quotes, Œ, Š) are mapped here.
+ */
+const CP1252 = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008DŽ\u008F\u0090‘’“”•–—˜™š›œ\u009DžŸ';
+
+function windows1252(bytes: Uint8Array): string {
+  let out = '';
+  for (let i = 0; i < bytes.length; i += 8192) {
+    const chunk = bytes.subarray(i, i + 8192);
+    out += String.fromCharCode(...chunk).replace(/[\u0080-\u009F]/g, (c) => CP1252[c.charCodeAt(0) - 0x80]!);
+  }
+  return out;
 }
 
 /** The text of a file, its first `TEXT_MAX_BYTES` when larger: then up to its last whole line (of lines of usual length). */

@@ -6,15 +6,16 @@
 import type { Frame, Page, Request } from 'playwright-core';
 import { sleep, type Deadline } from '../deadline.js';
 import { toBrowserToolError } from '../errors.js';
-import { DOWNLOAD_EVENT_WAIT_MS, type OpeningTab } from './outcome.js';
-import { stopLoading, unbornTabs } from './unstick.js';
+import { DOWNLOAD_EVENT_WAIT_MS } from './outcome.js';
+import type { LoadingTab } from './tabLoading.js';
+import { stopLoading } from './tabControl.js';
 
 /** The action's own outcome, before the page settles. */
 export type ActionRun =
   /** A dialog opened and froze the page: the action finishes in the background once it is answered. */
   | { kind: 'dialog' }
-  /** The action ran; `began` is when, for the settle after it. */
-  | { kind: 'done'; began: number }
+  /** The action ran; `began` is when, for the settle after it; `navigated`: the tab committed a new document meanwhile. */
+  | { kind: 'done'; began: number; navigated: boolean }
   /** The action started loading a page (in this tab, or a tab it opened) whose server sent none in time: stopped, or that tab closed. */
   | { kind: 'neverCame'; url: string; seconds: number; inNewTab: boolean };
 
@@ -30,8 +31,9 @@ export interface ActionOptions {
  * Runs `action` in `tab` and waits for what it starts: a new document in the tab (until it commits), or a new
  * tab (until Playwright shows it). A tab waiting for its first page that does not come is closed.
  */
-export async function runAction(tab: Pick<OpeningTab<unknown>, 'page' | 'traffic' | 'unlessDialogOpens'>, action: () => Promise<unknown>, { deadline, navigationTimeout, expectPopup }: ActionOptions): Promise<ActionRun> {
-  const { page, traffic } = tab;
+export async function runAction(tab: LoadingTab, action: () => Promise<unknown>, { deadline, navigationTimeout, expectPopup }: ActionOptions): Promise<ActionRun> {
+  const page = tab.page;
+  const traffic = tab.loading.traffic;
   const popup = nextPopup(page);
   const navigation = watchNavigation(page);
   const seconds = Math.round(navigationTimeout / 1000);
@@ -40,7 +42,7 @@ export async function runAction(tab: Pick<OpeningTab<unknown>, 'page' | 'traffic
   const began = Date.now();
   traffic.actionBegins();
   try {
-    const outcome = await tab.unlessDialogOpens(action()).catch((error: unknown) => {
+    const outcome = await tab.loading.unlessDialogOpens(action()).catch((error: unknown) => {
       // The action waited for the page it started under its own time (Playwright's click waits for the commit;
       // history moves wait too) and ran out: the page gets what is left of a navigation's time below.
       if (navigation.stillWaiting() && toBrowserToolError(error).code === 'timeout') return { dialog: false as const };
@@ -74,7 +76,7 @@ export async function runAction(tab: Pick<OpeningTab<unknown>, 'page' | 'traffic
     navigation.stop();
     popup.stop();
   }
-  return { kind: 'done', began };
+  return { kind: 'done', began, navigated: navigation.committedDocument() };
 }
 
 /**
@@ -87,6 +89,7 @@ function watchNavigation(page: Page) {
   /** The first document of a tab the action opened: Playwright shows the tab only once it has committed. */
   let tabRequest: Request | undefined;
   let settled = false;
+  let committed = false;
   let wake: () => void = () => {};
   const done = () => {
     settled = true;
@@ -102,7 +105,9 @@ function watchNavigation(page: Page) {
   };
   // The new document committed: from here the load policy decides when the page is usable.
   const onNavigated = (frame: Frame) => {
-    if (request && frame === page.mainFrame()) done();
+    if (!request || frame !== page.mainFrame()) return;
+    committed = true;
+    done();
   };
   // A navigation that turns into a download is aborted, and the download event follows it: wait for it (the
   // event ends the wait) so the action's result reports the file. Other aborted navigations are rare (the
@@ -123,6 +128,8 @@ function watchNavigation(page: Page) {
   page.on('close', done);
   return {
     started: () => request !== undefined,
+    /** True once the navigation committed its document. */
+    committedDocument: () => committed,
     /** Whole seconds since the navigation's request began. */
     secondsWaited: () => Math.floor((Date.now() - requestedAt) / 1000),
     /** What is left of `ms` since the navigation's request began. */
@@ -172,4 +179,27 @@ function nextPopup(page: Page): { opened(): boolean; within(ms: number): Promise
     },
     stop: () => page.off('popup', onPopup),
   };
+}
+
+/**
+ * Counts the tabs `opener` opened whose first page has not arrived, and closes them when `close` is set.
+ * Playwright shows a new tab only once its first document commits, so such a tab cannot be reached any other
+ * way; Chromium lists it with no URL yet.
+ */
+async function unbornTabs(opener: Page, { close = false } = {}): Promise<number> {
+  if (opener.isClosed()) return 0;
+  try {
+    const cdp = await opener.context().newCDPSession(opener);
+    try {
+      const self = (await cdp.send('Target.getTargetInfo')).targetInfo.targetId;
+      const { targetInfos } = await cdp.send('Target.getTargets');
+      const unborn = targetInfos.filter((target) => target.type === 'page' && target.openerId === self && target.url === '');
+      if (close) await Promise.all(unborn.map((target) => cdp.send('Target.closeTarget', { targetId: target.targetId }).catch(() => {})));
+      return unborn.length;
+    } finally {
+      void cdp.detach().catch(() => {});
+    }
+  } catch {
+    return 0; // not Chromium, or the opener is gone
+  }
 }

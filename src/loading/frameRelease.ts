@@ -22,7 +22,7 @@ import type { CDPSession, Frame, Page, Request } from 'playwright-core';
 import { within } from '../within.js';
 import { RefusedAddresses } from './refusals.js';
 import type { Traffic } from './traffic.js';
-import { removeSheetLinks } from './unstick.js';
+import { removeSheetLinks } from './sheetLinks.js';
 
 /** Loads of one frame with its late requests refused: a second for a stuck one the first had not reached, or a new form of one. */
 const MAX_RELOADS = 2;
@@ -42,7 +42,7 @@ export function leftHeldBecause(frame: Frame): string | undefined {
 }
 
 /** Watches `page`'s frames, for as long as it lives, for style sheets and scripts unanswered (by `traffic`) after `capMs`. */
-export function unholdFrames(page: Page, traffic: Traffic, capMs: number): void {
+export function releaseHeldFrames(page: Page, traffic: Traffic, capMs: number): void {
   /** Each frame's latest document request, the addresses refused for it so far, and how often it was loaded again. */
   const documents = new WeakMap<Frame, Request>();
   const refused = new WeakMap<Frame, RefusedAddresses>();

@@ -6,12 +6,12 @@
  * finds its element again in what the frame shows now (the caller resolves its ref again). A frame left held on purpose (frameRelease.ts says why) is
  * reported at once.
  */
-import type { Frame, Locator, Page } from 'playwright-core';
+import type { Frame, Locator } from 'playwright-core';
 import { BrowserToolError } from '../errors.js';
 import { sleep, type Deadline } from '../deadline.js';
 import { heldBySheet, leftHeldBecause, parsedWithin, sheetsOnTheirWayInFrames } from './frameRelease.js';
 import { hostOf } from './sites.js';
-import type { Traffic } from './traffic.js';
+import type { LoadingTab } from './tabLoading.js';
 
 /** How often a held frame is looked at again (each look costs up to a second more while it is held). */
 const LOOK_MS = 200;
@@ -22,11 +22,9 @@ const LOOK_MS = 200;
  * the element must be looked for anew; `reloaded`: it was loaded again without what held it, which the agent
  * should be told. Throws when the frame is left held, or the deadline comes first.
  */
-export async function untilFrameRenders(
-  { page, traffic, deadline }: { page: Page; traffic: Traffic; deadline: Deadline },
-  locator: Locator,
-  action: string,
-): Promise<'unchanged' | 'replaced' | 'reloaded'> {
+export async function untilFrameRenders(tab: LoadingTab, locator: Locator, action: string, deadline: Deadline): Promise<'unchanged' | 'replaced' | 'reloaded'> {
+  const page = tab.page;
+  const traffic = tab.loading.traffic;
   // Only a frame's own style sheet still on its way holds it: nothing to look at on almost every action.
   if (!sheetsOnTheirWayInFrames(page, traffic)) return 'unchanged';
   const frame = await elementFrame(locator, deadline.forStep());

@@ -23,10 +23,13 @@ export function untilParsed(page: Page, timeout: number): Promise<void> {
 }
 
 /**
- * Goes back or forward one page in the tab's history, stepping over the empty page a renewal left there. The
- * answer is Playwright's: null when there was nowhere to go, or the move stayed in the document.
+ * Goes back or forward one page in the tab's history, stepping over the empty page a renewal left there, or loads
+ * the page shown again. The answer is Playwright's: null when there was nowhere to go, or the move stayed in the
+ * document. The move waits for no more than `options` says: the caller runs it as an action (action.ts), and the
+ * load policy decides when the page it lands on is usable.
  */
-export async function moveInHistory(page: Page, direction: 'back' | 'forward', options: () => { waitUntil: 'commit' | 'domcontentloaded'; timeout: number }): Promise<Response | null> {
+export async function moveInHistory(page: Page, direction: 'back' | 'forward' | 'reload', options: () => { waitUntil: 'commit' | 'domcontentloaded'; timeout: number }): Promise<Response | null> {
+  if (direction === 'reload') return page.reload(options());
   const move = () => (direction === 'back' ? page.goBack(options()) : page.goForward(options()));
   const response = await move();
   if (!isBetweenPages(page.url())) return response;

@@ -1,18 +1,20 @@
 /**
- * When a page is usable: the one surface the session, the tools and the provider load pages through. Open an
- * address in a tab (`openAddress`: what came of it, as data), run an action and wait for what it causes
- * (`runAction`), let the page settle (`settle`, `settleAction`), move in a tab's history. Nothing here knows of
- * sessions or tools: the tab's page and requests, the deadline and the settle policy are handed in.
+ * When a page is usable: the one surface the session, the tools and the provider load pages through. Nothing
+ * here knows of sessions or tools: the tab (its page, what loading keeps of it, its dialogs and downloads), the
+ * deadline and the settle policy are handed in, and what a load came to is handed back as data.
  */
-export { openAddress, DOWNLOAD_EVENT_WAIT_MS, type Opened, type OpeningTab } from './outcome.js';
-export { loadPage, type Loaded, type LoadOptions, type LoadingPage, type WaitUntil } from './open.js';
-export { runAction, type ActionRun, type ActionOptions } from './action.js';
-export { settle, settleAction, type Settled, type EarlySnapshot } from './settle.js';
-export { historyTarget, isBetweenPages, moveInHistory } from './historyMoves.js';
+// What loading keeps of a tab: its owner makes one per tab.
+export { TabLoading, type LoadingTab } from './tabLoading.js';
+// Opening an address: every load of a page goes through here.
+export { openAddress } from './open.js';
+export type { Opened } from './outcome.js';
+export type { WaitUntil } from './arrive.js';
+// An action, what it causes, and when the page is usable after it.
+export { runAction, type ActionRun } from './action.js';
+export { settle } from './settle.js';
+export { settleAction } from './quiet.js';
 export { untilFrameRenders } from './frameWait.js';
-// What a tab keeps for the load policy, and the moves that keep a tab usable (the session's tab list uses them).
-export { Traffic } from './traffic.js';
-export { InstanceAge } from './browsingInstance.js';
-export { unholdFrames } from './frameRelease.js';
-export { closeQuickly, hungBeforeMove, rendererAnswers, runsScript, stopLoading } from './unstick.js';
-export { schemefulSiteOf } from './sites.js';
+// Moves in a tab's history, over the empty page a fresh frame leaves there.
+export { historyTarget, isBetweenPages, moveInHistory } from './historyMoves.js';
+// A tab that a load or a script wedged.
+export { closeHung, rescueTab } from './rescue.js';

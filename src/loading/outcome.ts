@@ -1,13 +1,16 @@
 /**
- * What opening an address came to, decided once for every caller (navigate, history, tabs, the provider): the
- * page, a file downloaded instead, an empty answer (204), a network error or the allowlist on the way, a dialog
- * that froze the page, or a tab whose renderer is hung. Each is returned as data, with the tab put back on the
- * page it showed where it can be; the callers turn them into results and messages.
+ * What opening an address came to, decided once for every caller (navigate, history, tabs, a resumed session,
+ * the provider): the page, a file downloaded instead, an empty answer (204), a network error or the allowlist on
+ * the way, a dialog that froze the page, a server that sent nothing in time, or a tab whose renderer is hung.
+ * Each is returned as data, with the tab put back on the page it showed where it can be; the callers turn them
+ * into results and messages.
  */
-import { DeadlineExceeded, type Deadline } from '../deadline.js';
+import type { Response } from 'playwright-core';
+import type { Deadline } from '../deadline.js';
 import { moveInHistory } from './historyMoves.js';
-import { loadPage, TabHung, type LoadingPage, type LoadOptions, type Loaded } from './open.js';
-import { stopLoading } from './unstick.js';
+import type { Settled } from './quiet.js';
+import type { LoadingTab } from './tabLoading.js';
+import { stopLoading } from './tabControl.js';
 
 /**
  * How long a download is looked for after the navigation it came from failed: Chromium aborts the navigation
@@ -15,29 +18,19 @@ import { stopLoading } from './unstick.js';
  */
 export const DOWNLOAD_EVENT_WAIT_MS = 3_000;
 
-/** What opening an address needs of a tab besides its page and requests: dialogs, downloads, refused requests. */
-export interface OpeningTab<D> extends LoadingPage {
-  /** Waits for `work` unless a dialog is left open for the agent first (the page is then frozen). */
-  unlessDialogOpens<T>(work: Promise<T>): Promise<{ dialog: true } | { dialog: false; value: T }>;
-  /** Requests the allowlist refused since the last call. */
-  takeBlocked(): string[];
-  /** True when a download has begun, or begins within `ms`. */
-  downloadBegun(ms: number): Promise<boolean>;
-  /** Downloads finished since the last call, once saved. */
-  takeDownloads(): Promise<D[]>;
+export interface Loaded<T = never> extends Settled<T> {
+  response: Response | null;
 }
 
-export type Opened<T, D> =
+export type Opened<T> =
   /** The page arrived (its status may still be an error, in `loaded.response`). */
   | { kind: 'page'; loaded: Loaded<T> }
   /** The page opened a dialog while loading: it is frozen until the dialog is answered. */
   | { kind: 'dialog' }
-  /** The address served a file: saved in the downloads folder; the tab shows the page it showed. */
-  | { kind: 'download'; downloads: D[] }
+  /** The address served a file, whose download began: the tab's owner saves it; the tab shows the page it showed. */
+  | { kind: 'download' }
   /** The address served a file, and its download did not begin. */
   | { kind: 'downloadNotBegun' }
-  /** The address served a file, still being saved when the call's time ran out. */
-  | { kind: 'downloadUnfinished' }
   /** The address answered 204 No Content; the tab shows the page it showed. */
   | { kind: 'noContent' }
   /** A network error; `back`: the tab shows the page it showed before again (else Chromium's error page). */
@@ -49,63 +42,67 @@ export type Opened<T, D> =
   | { kind: 'errorStatus'; status: number; statusText: string; back: boolean }
   /** The allowlist refused where the address led (a redirect, the page's own redirect, a frame). */
   | { kind: 'blocked'; blocked: string[]; back: boolean }
-  /** The page the tab showed keeps its renderer busy: the address cannot be opened in this tab. */
-  | { kind: 'hung'; error: TabHung };
+  /**
+   * The server sent no page (or, with `waitUntil`, the page did not reach it) within `seconds`; the load was
+   * stopped. `back`: the tab shows the page it showed before (else an empty page).
+   */
+  | { kind: 'timeout'; seconds: number; back: boolean }
+  /** The page the tab showed keeps its renderer busy (a script that does not end): the address cannot be opened in this tab. */
+  | { kind: 'hung' };
 
-/** Opens `url` in `tab` and says what came of it (see `Opened`). A timeout is thrown, with the load stopped. */
-export async function openAddress<T, D>(tab: OpeningTab<D>, url: string, options: LoadOptions<T>): Promise<Opened<T, D>> {
-  const { page } = tab;
-  const { deadline } = options;
-  const previousUrl = page.url();
-  let loaded: Loaded<T>;
-  try {
-    // A page that opens confirm() while loading cannot finish loading until it is answered.
-    const outcome = await tab.unlessDialogOpens(loadPage(tab, url, options));
-    if (outcome.dialog) return { kind: 'dialog' };
-    loaded = outcome.value;
-  } catch (error) {
-    const blocked = tab.takeBlocked();
-    if (error instanceof TabHung) return { kind: 'hung', error };
-    const message = error instanceof Error ? error.message : String(error);
-    const download = /Download is starting/.test(message);
-    const noContent = !blocked.length && !download && /net::ERR_ABORTED/.test(message) && (await tab.traffic.documentStatus()) === 204;
-    if (download || noContent) {
-      // A load that brought no page leaves the tab on the page it showed, or on the empty page a renewal of its
-      // browsing instance passed through, which is then left.
-      await tab.instanceAge.backOverRenewal(deadline);
-      return download ? savedAsDownload(tab, deadline) : { kind: 'noContent' };
-    }
-    if (blocked.length || /net::ERR_/.test(message)) {
-      // An error status with an empty body (a proxy's 407, a bare 404 or 503) fails the load in Chrome and Chromium
-      // (ERR_HTTP_RESPONSE_CODE_FAILURE, then their own error page) and is an empty page in the npm-shipped
-      // headless shell: the status says what happened, whichever the browser.
-      const answer = blocked.length ? undefined : await tab.traffic.documentAnswerFor(url);
-      const back = await backFromErrorPage(tab, previousUrl, error, deadline);
-      if (blocked.length) return { kind: 'blocked', blocked, back };
-      return answer && answer.status >= 400 ? { kind: 'errorStatus', ...answer, back } : { kind: 'failed', error, back };
-    }
-    throw error;
-  }
-  // The proxy refused its login: no page of the site came, whatever Chromium shows of the refusal (open.ts).
-  if (loaded.response?.status() === 407) return { kind: 'errorStatus', status: 407, statusText: loaded.response.statusText(), back: await backFromRefusal(tab, previousUrl, deadline) };
-  // The page redirected itself (meta refresh, script) to a host the allowlist refused. Going back would land
-  // on the redirecting page, which would redirect again: the tab stays on the error page.
-  if (page.url().startsWith('chrome-error:')) {
-    const blocked = tab.takeBlocked();
-    if (blocked.length) return { kind: 'blocked', blocked, back: false };
-  }
-  return { kind: 'page', loaded };
+/** How a load ended, before what it came to is decided (outcome.ts). */
+export type LoadEnd<T> = { kind: 'page'; loaded: Loaded<T> } | { kind: 'failed'; error: unknown } | { kind: 'timeout'; seconds: number; back: boolean } | { kind: 'hung' };
+
+/** The address asked for, where the tab was when the load began, and the call's deadline. */
+interface Before {
+  address: string;
+  url: string;
+  /** Date.now() when the load began. */
+  at: number;
+  deadline: Deadline;
 }
 
-/** The file the address served, once saved; before the call's own deadline, so that this answer is given. */
-async function savedAsDownload<D>(tab: OpeningTab<D>, deadline: Deadline): Promise<Opened<never, D>> {
-  if (!(await tab.downloadBegun(Math.min(DOWNLOAD_EVENT_WAIT_MS, deadline.forStep())))) return { kind: 'downloadNotBegun' };
-  try {
-    return { kind: 'download', downloads: await deadline.race(tab.takeDownloads(), deadline.what, deadline.forStep()) };
-  } catch (error) {
-    if (!(error instanceof DeadlineExceeded)) throw error;
-    return { kind: 'downloadUnfinished' };
+/** What the load that ended as `end` came to. */
+export async function outcomeOf<T>(tab: LoadingTab, end: LoadEnd<T>, before: Before): Promise<Opened<T>> {
+  if (end.kind === 'failed') return afterFailure(tab, end.error, before);
+  // Not reported: the load itself failed, and says so.
+  if (end.kind === 'hung' || end.kind === 'timeout') tab.loading.takeRefused();
+  // The proxy refused its login: no page of the site came, whatever Chromium shows of the refusal (open.ts).
+  const refusal = end.kind === 'page' ? end.loaded.response : null;
+  if (refusal?.status() === 407) return { kind: 'errorStatus', status: 407, statusText: refusal.statusText(), back: await backFromRefusal(tab, before) };
+  // The page redirected itself (meta refresh, script) to a host the allowlist refused. Going back would land
+  // on the redirecting page, which would redirect again: the tab stays on the error page.
+  if (end.kind === 'page' && tab.page.url().startsWith('chrome-error:')) {
+    const blocked = tab.loading.takeRefused();
+    if (blocked.length) return { kind: 'blocked', blocked, back: false };
   }
+  return end;
+}
+
+/** A load that failed: a download, an empty answer, a network error or the allowlist, each with the tab put back where it can be. */
+async function afterFailure(tab: LoadingTab, error: unknown, before: Before): Promise<Opened<never>> {
+  const { deadline } = before;
+  const blocked = tab.loading.takeRefused();
+  const message = error instanceof Error ? error.message : String(error);
+  const download = /Download is starting/.test(message);
+  const noContent = !blocked.length && !download && /net::ERR_ABORTED/.test(message) && (await tab.loading.traffic.documentStatus()) === 204;
+  if (download || noContent) {
+    // A load that brought no page leaves the tab on the page it showed, or on the empty page a renewal of its
+    // frame passed through, which is then left.
+    await tab.loading.frameWear.backOverRenewal(deadline);
+    if (!download) return { kind: 'noContent' };
+    return (await tab.loading.downloadBegun(before.at, Math.min(DOWNLOAD_EVENT_WAIT_MS, deadline.forStep()))) ? { kind: 'download' } : { kind: 'downloadNotBegun' };
+  }
+  if (blocked.length || /net::ERR_/.test(message)) {
+    // An error status with an empty body (a proxy's 407, a bare 404 or 503) fails the load in Chrome and Chromium
+    // (ERR_HTTP_RESPONSE_CODE_FAILURE, then their own error page) and is an empty page in the npm-shipped
+    // headless shell: the status says what happened, whichever the browser.
+    const answer = blocked.length ? undefined : await tab.loading.traffic.documentAnswerFor(before.address);
+    const back = await backFromErrorPage(tab, before, error);
+    if (blocked.length) return { kind: 'blocked', blocked, back };
+    return answer && answer.status >= 400 ? { kind: 'errorStatus', ...answer, back } : { kind: 'failed', error, back };
+  }
+  throw error;
 }
 
 /**
@@ -113,14 +110,15 @@ async function savedAsDownload<D>(tab: OpeningTab<D>, deadline: Deadline): Promi
  * blocked), and loads it after `goto` has already failed. Let it settle, then go back so the agent finds the
  * page it was on. True when the tab shows that page again.
  */
-async function backFromErrorPage({ page, instanceAge }: LoadingPage, previousUrl: string, error: unknown, deadline: Deadline): Promise<boolean> {
+async function backFromErrorPage(tab: LoadingTab, { url: previousUrl, deadline }: Before, error: unknown): Promise<boolean> {
+  const page = tab.page;
   // An aborted navigation (an empty answer, a cancelled load) shows no error page: nothing to wait for.
   const aborted = /ERR_ABORTED/.test(error instanceof Error ? error.message : String(error));
   if (!aborted) await page.waitForURL((url) => url.protocol === 'chrome-error:', { waitUntil: 'load', timeout: Math.min(2_000, deadline.forStep()) }).catch(() => {});
   if (page.url().startsWith('chrome-error:') && previousUrl && previousUrl !== 'about:blank') {
     await moveInHistory(page, 'back', () => ({ waitUntil: 'commit', timeout: Math.min(5_000, deadline.forStep()) })).catch(() => {});
   }
-  await instanceAge.backOverRenewal(deadline);
+  await tab.loading.frameWear.backOverRenewal(deadline);
   return page.url() === previousUrl;
 }
 
@@ -129,9 +127,10 @@ async function backFromErrorPage({ page, instanceAge }: LoadingPage, previousUrl
  * that never finishes loading, where no script of ours can run): the load is stopped and the tab taken back to
  * the page it showed, or to its empty page. True when it shows the page it showed.
  */
-async function backFromRefusal({ page, instanceAge }: LoadingPage, previousUrl: string, deadline: Deadline): Promise<boolean> {
+async function backFromRefusal(tab: LoadingTab, { url: previousUrl, deadline }: Before): Promise<boolean> {
+  const page = tab.page;
   await stopLoading(page);
   if (page.url() !== previousUrl) await moveInHistory(page, 'back', () => ({ waitUntil: 'commit', timeout: Math.min(5_000, deadline.forStep()) })).catch(() => {});
-  await instanceAge.backOverRenewal(deadline);
+  await tab.loading.frameWear.backOverRenewal(deadline);
   return page.url() === previousUrl;
 }

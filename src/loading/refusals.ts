@@ -12,7 +12,7 @@
  */
 import type { CDPSession, Page, Request } from 'playwright-core';
 import type { Deadline } from '../deadline.js';
-import { stopLoading } from './unstick.js';
+import { stopLoading } from './tabControl.js';
 
 /**
  * The addresses refused for one document (the page, or one of its frames) over its loads, and those its current

@@ -3,39 +3,18 @@
  * either `load` fired or the page's own requests went quiet for a moment (or a short cap passed). A stuck ad,
  * tracker or font then costs half a second at most, not a timeout, and a tag manager's scripts from other sites
  * cost nothing; what is still in flight is reported in one line, not as an error. `timeout` is kept for the
- * document itself not arriving.
+ * document itself not arriving (arrive.ts). Two parts, one after the other: until the page is built (parsed and
+ * able to render: untilBuilt.ts), then until what shapes it is quiet (quiet.ts).
  */
-import type { Frame, Page, Request } from 'playwright-core';
-import { changedSinceWatch, watchChanges } from '../snapshot/changes.js';
-import { frameInView } from '../snapshot/frameInView.js';
-import { holdIfLooping, markHeld, type Loop } from '../snapshot/navigating.js';
-import { stage, stageSync } from '../stages.js';
-import { sleep, type Deadline } from '../deadline.js';
-import { blockingStuck, untilBuiltOrBlocked, reachingCapAlongside, overdueSinceRequested, warmUpWhileWaiting } from './untilBuilt.js';
-import { Refusals } from './refusals.js';
-import { hostOf } from './sites.js';
-import { removeSheetLinks, stopLoading } from './unstick.js';
-import type { Traffic } from './traffic.js';
 import type { SettlePolicy } from '../config.js';
+import type { Deadline } from '../deadline.js';
+import { holdIfLooping, markHeld, type Loop } from '../snapshot/index.js';
+import { untilQuiet, type EarlySnapshot, type Settled } from './quiet.js';
+import { Refusals } from './refusals.js';
+import type { LoadingTab } from './tabLoading.js';
+import { untilBuilt, warmUpWhileWaiting } from './untilBuilt.js';
 
-export type { SettlePolicy };
-
-export interface Settled<T = never> {
-  /** False when the document itself was still arriving at the deadline (a page streamed for ever). */
-  parsed: boolean;
-  /** One line for the result when requests were still in flight: "3 requests (ads.example.com, …)". */
-  loading?: string;
-  /** What `snapshot` took during the quiet window, when the page did not change while it was taken. */
-  snapshot?: T;
-}
-
-/**
- * Takes the snapshot the caller will return (without remembering it anywhere). Given to `settle`, it is taken
- * while the page settles, as soon as nothing but the page's own scripts is still arriving, or what is left has
- * gone silent (`mayTakeEarly`): when nothing changed while it was taken, the wait and the snapshot overlap
- * instead of adding up.
- */
-export type EarlySnapshot<T> = () => Promise<T>;
+export type { EarlySnapshot, SettlePolicy, Settled };
 
 /**
  * Waits until the page that just committed is usable, by the policy above. A parser blocked by a script or
@@ -47,11 +26,12 @@ export type EarlySnapshot<T> = () => Promise<T>;
  * which lets it render. A page that keeps loading itself again (a reload or refresh loop) is held on one
  * document and read as it stands.
  */
-export async function settle<T = never>(page: Page, traffic: Traffic, deadline: Deadline, policy: SettlePolicy, early?: EarlySnapshot<T>): Promise<Settled<T>> {
+export async function settle<T = never>(tab: LoadingTab, deadline: Deadline, policy: SettlePolicy, early?: EarlySnapshot<T>): Promise<Settled<T>> {
+  const page = tab.page;
   // A page that keeps loading itself again would never be parsed for long: it is held on one document.
-  const loop = holdIfLooping(page);
+  const loop = holdIfLooping(page, tab.holds);
   try {
-    const settled = await settleUnlessLooping(page, traffic, deadline, policy, loop, early);
+    const settled = await settleUnlessLooping(tab, deadline, policy, loop, early);
     if (!loop.held() || !settled.parsed || page.isClosed()) return settled;
     // Held: its snapshot is taken on the held document, once it is parsed (or stopped), and says that the page was stopped.
     await loop.parsedOrStopped(deadline.forStep());
@@ -64,210 +44,17 @@ export async function settle<T = never>(page: Page, traffic: Traffic, deadline: 
   }
 }
 
-async function settleUnlessLooping<T>(page: Page, traffic: Traffic, deadline: Deadline, policy: SettlePolicy, loop: Loop, early?: EarlySnapshot<T>): Promise<Settled<T>> {
-  // Refused requests stay refused until the page has settled: a reload refuses everything given up on before it.
+/** Built (untilBuilt.ts), then quiet (quiet.ts); requests refused on the way stay refused until then. */
+async function settleUnlessLooping<T>(tab: LoadingTab, deadline: Deadline, policy: SettlePolicy, loop: Loop, early?: EarlySnapshot<T>): Promise<Settled<T>> {
   const refusals = new Refusals();
   try {
-    return await settleRefusing(page, traffic, deadline, policy, loop, refusals, early);
+    // Helpers of the snapshot to come are built while the page waits on the network.
+    const warmUp = early ? warmUpWhileWaiting(tab.page, tab.loading.traffic) : undefined;
+    const built = await untilBuilt(tab, deadline, policy, loop, refusals, warmUp);
+    if (built.kind === 'closed') return { parsed: true };
+    if (built.kind === 'late') return { parsed: false, loading: tab.loading.traffic.describeLoading('its document is still arriving') };
+    return await untilQuiet(tab, deadline, policy, { giveUpMs: built.giveUpMs, refused: built.refused, warmUp, early });
   } finally {
     await refusals.end();
   }
-}
-
-async function settleRefusing<T>(page: Page, traffic: Traffic, deadline: Deadline, policy: SettlePolicy, loop: Loop, refusals: Refusals, early?: EarlySnapshot<T>): Promise<Settled<T>> {
-  // A script or style sheet the parser or rendering waits on is given up on after the cap, or half the call's
-  // time if less: a style sheet is taken out of the page; for a script the page is loaded again without it, in
-  // the time left (untilBuilt.ts). The page loaded again may be held by another one it had not reached before.
-  const giveUpMs = Math.min(policy.maxMs, deadline.forStep() / 2);
-  const warmUp = early ? warmUpWhileWaiting(page, traffic) : undefined;
-  const givenUp = new Map<string, Request>();
-  // Another form of an address already given up on (a cache-busting query) is refused too, but is one request to the model.
-  const newForms = new Set<string>();
-  for (;;) {
-    const outcome = await stage('load: until parsed', () => untilBuiltOrBlocked(page, traffic, deadline, policy.quietMs, giveUpMs, loop.stopped, refusals.refusedBefore)).finally(() => warmUp?.stop());
-    if (page.isClosed()) return { parsed: true };
-    if (outcome === 'late') return { parsed: false, loading: describeLoading(traffic, 'its document is still arriving') };
-    if (outcome === 'built') break;
-    const stuck = blockingStuck(traffic, giveUpMs, refusals.refusedBefore);
-    for (const request of stuck) {
-      if (refusals.refusedBefore(request)) newForms.add(request.url());
-      givenUp.set(request.url(), request);
-    }
-    // Style sheets alone: taken out of the document, which then renders (and its parser goes on) without a second
-    // load. Not when other requests to their server wait for a connection they hold: taking a <link> out does
-    // not end its request, so those would go on waiting behind it.
-    const sheetsAlone = stuck.every((request) => request.resourceType() === 'stylesheet' && request.frame() === page.mainFrame() && !traffic.waits.connectionsFull(request.url()));
-    if (stuck.length && sheetsAlone && (await removeSheetLinks(page.mainFrame(), stuck))) {
-      traffic.giveUp(stuck);
-      continue;
-    }
-    if ((refusals.reloads === 0 || (refusals.reloads < MAX_RELOADS && deadline.forStep() > 2 * giveUpMs)) && traffic.documentMethod() === 'GET' && !loop.held()) {
-      for (const request of overdueSinceRequested(traffic, giveUpMs)) givenUp.set(request.url(), request);
-      for (const request of await reachingCapAlongside(traffic, giveUpMs, new Set(givenUp.keys()), deadline)) givenUp.set(request.url(), request);
-      loop.ownLoad();
-      await stage('load: again, refusing', () => refusals.reload(page, [...givenUp.keys()], deadline));
-      continue;
-    }
-    await stopLoading(page);
-    break;
-  }
-  const refused = describeRequests([...givenUp.values()].filter((request) => !newForms.has(request.url())));
-
-  // The snapshot cannot begin yet: build its helpers while the page waits.
-  if (warmUp && !mayTakeEarly(traffic, policy, 0)) warmUp.now();
-  const capEnds = Date.now() + Math.min(policy.maxMs, deadline.forStep());
-  let loadedAt: number | undefined;
-  let loadAwaited = true;
-  const loaded = page
-    .waitForLoadState('load', { timeout: Math.max(0, capEnds - Date.now()) })
-    .then(() => void (loadedAt ??= Date.now()), () => {})
-    .finally(() => (loadAwaited = false));
-  // `load` ends the wait only with nothing awaited in flight and nothing started since: a page's own data
-  // request (an app fetching what it shows once its shell has loaded) is waited for like any other.
-  const settled = () => networkSettled(traffic, policy) || (loadedAt !== undefined && traffic.awaitedInFlight() === 0 && traffic.awaitedQuietFor() >= Date.now() - loadedAt);
-  let attempts = 0;
-  let taken: T | undefined;
-  for (let round = 0; ; round++) {
-    let quietWait = true;
-    let taking: Promise<void> | undefined;
-    let placing: Promise<void> | undefined;
-    taken = undefined;
-    const quiet = (async () => {
-      while (quietWait && !settled() && taken === undefined) {
-        // Frames found out of view are not waited for (Traffic.placeFrame); each is looked up once.
-        const toPlace = placing ? [] : traffic.framesToPlace();
-        if (toPlace.length) placing = placeFrames(page, toPlace, traffic).finally(() => (placing = undefined));
-        const begin = early && !taking && attempts < EARLY_ATTEMPTS ? mayTakeEarly(traffic, policy, attempts) : undefined;
-        if (early && begin) {
-          attempts++;
-          stageSync(`load: early snapshot begun (${begin})`, () => {}); // when, for benchmarks and tests
-          taking = snapshotIfStill(page, traffic, policy, early, () => !quietWait).then((value) => {
-            taken = value;
-            if (value === undefined) taking = undefined; // dropped: the next quiet moment may try again
-          });
-        }
-        // Until the snapshot starts, look often: it should start the moment the last such request is answered.
-        // Then wake when the quiet window would end, or at `load`, so the wait is not longer than the window.
-        const nap = sleep(early && !taking ? 5 : Math.min(25, untilQuiet(traffic, policy)));
-        await (loadAwaited ? Promise.race([nap, loaded]) : nap);
-      }
-    })();
-    const ended = await stage('load: load or quiet', () => Promise.race([sleep(Math.max(0, capEnds - Date.now())).then(() => 'cap' as const), quiet]));
-    quietWait = false;
-    if (ended === 'cap') stageSync('load: cap reached', () => {}); // the page never settled: for benchmarks and tests
-    // Begun before the page settled: it is the settled page's snapshot when nothing changed while it was taken.
-    if (taking) await stage('load: early snapshot', () => taking!);
-    // The page began an awaited request while the snapshot was taken (its app asking for its data): wait once more.
-    if (round > 0 || settled() || Date.now() >= capEnds) break;
-    stageSync('load: a request began during the snapshot', () => {});
-  }
-  if (taken !== undefined) stageSync('load: early snapshot kept', () => {});
-  stageSync(`load: last waited for (${traffic.lastAwaitedKind()})`, () => {}); // what held the page, for benchmarks
-  const loading = [refused && `refused ${refused} that did not answer in ${Math.round(giveUpMs / 100) / 10} s`, describeLoading(traffic)].filter(Boolean).join('; ');
-  return { parsed: true, ...(loading ? { loading } : {}), ...(taken !== undefined ? { snapshot: taken } : {}) };
-}
-
-/**
- * After an action that stayed on the page (a search button, "load more", a filter): waits for what the action
- * made the page ask for, by the rules above, so that the result shows what it brought: until each awaited
- * request begun since `since` has its answer and 50 ms passed, or those still out were silent for the quiet
- * window, or the cap. Requests begun before the action (a long poll) and polls are not waited for.
- */
-export async function settleAction(traffic: Traffic, since: number, deadline: Deadline, policy: SettlePolicy): Promise<void> {
-  if (!traffic.awaitedInFlightSince(since)) return;
-  const capEnds = Date.now() + Math.min(policy.maxMs, deadline.forStep());
-  await stage('action: its requests', async () => {
-    while (Date.now() < capEnds && !networkSettled(traffic, policy, traffic.awaitedInFlightSince(since))) await sleep(10);
-  });
-}
-
-/** Loads of the page, each refusing what was given up on before it: a page may hold its parser on more than one request that never answers. */
-const MAX_RELOADS = 3;
-
-/**
- * Early snapshots tried per load: the first may begin while the page's scripts are still arriving; one dropped
- * because the page changed or a slow request answered may be followed by two more.
- */
-const EARLY_ATTEMPTS = 3;
-
-/**
- * When the snapshot may start before the page has settled, so that the capture runs while the wait goes on
- * instead of after it:
- * - once every request that shapes the page and is waited for has answered (`networkSettled`);
- * - or once those still out have been silent for half the quiet window (slow or stuck);
- * - for the first try only, as soon as the only requests still out are the page's own scripts and data
- *   requests: what they do when they answer runs as script in the page, where the change watch sees it, and
- *   many (analytics sending beacons) change nothing there. Once one such try was dropped, the next waits for
- *   them.
- */
-function mayTakeEarly(traffic: Traffic, policy: SettlePolicy, attempts: number): 'answered' | 'silent' | 'scripts out' | undefined {
-  if (traffic.awaitedInFlight() === 0) return 'answered';
-  if (traffic.awaitedQuietFor() >= policy.quietMs / 2) return 'silent';
-  if (attempts === 0 && traffic.unseenInFlight() === 0) return 'scripts out';
-  return undefined;
-}
-
-/**
- * Takes the snapshot while the page settles, and keeps it if nothing it shows moved: from before the capture
- * began until the page counted as settled (or `over()`: `load` fired, or the cap), the page changed nothing
- * (changes.ts) and no request answered whose effect the watch cannot see (a style sheet, a frame's).
- * Each time a script or data request of the page answers, the watch is read at once: a snapshot the page has
- * already changed is dropped then, so that the next one may begin.
- */
-async function snapshotIfStill<T>(page: Page, traffic: Traffic, policy: SettlePolicy, take: EarlySnapshot<T>, over: () => boolean): Promise<T | undefined> {
-  const began = Date.now();
-  // Not awaited: the page runs our scripts in the order sent, so the watch starts before the capture does.
-  const watching = watchChanges(page);
-  const taken = await take().catch(() => undefined);
-  if (!(await watching)) return undefined;
-  let looked = began;
-  while (taken !== undefined && !over() && !networkSettled(traffic, policy) && !traffic.unseenActivitySince(began)) {
-    if (traffic.shapingActivitySince(looked)) {
-      looked = Date.now();
-      if (await changedSinceWatch(page, true)) break;
-    }
-    await sleep(Math.min(10, untilQuiet(traffic, policy)));
-  }
-  const changed = await changedSinceWatch(page);
-  const dropped = taken === undefined ? 'capture failed' : changed ? 'page changed' : traffic.unseenActivitySince(began) ? 'a style sheet or frame answered' : undefined;
-  if (!dropped) return taken;
-  stageSync(`load: early snapshot dropped (${dropped})`, () => {}); // why, for benchmarks and tests
-  return undefined;
-}
-
-/**
- * Every script, style sheet and data request the page waits for has its answer and nothing new started for a
- * moment; or, when one of them never answers, nothing started or ended for the whole window. What is left in
- * flight is not waited for: images and fonts fill in boxes the page already has, and scripts of other sites
- * (tag managers, ads, widgets: `Traffic.awaitedInFlight`) arrive on their own schedule.
- */
-function networkSettled(traffic: Traffic, policy: SettlePolicy, inFlight = traffic.awaitedInFlight()): boolean {
-  return traffic.awaitedQuietFor() >= quietWindow(policy, inFlight);
-}
-
-/** Milliseconds until `networkSettled` would hold if no request started or ended meanwhile (at least 1). */
-function untilQuiet(traffic: Traffic, policy: SettlePolicy): number {
-  return Math.max(1, Math.ceil(quietWindow(policy, traffic.awaitedInFlight()) - traffic.awaitedQuietFor()));
-}
-
-/** How long the awaited requests must have been quiet: a tenth of the window once all have answered, else all of it. */
-function quietWindow(policy: SettlePolicy, inFlight: number): number {
-  return inFlight === 0 ? policy.quietMs / 10 : policy.quietMs;
-}
-
-/** Looks up where each frame sits; one whose element cannot be read counts as in view, and is waited for. */
-async function placeFrames(page: Page, frames: Frame[], traffic: Traffic): Promise<void> {
-  await Promise.all(frames.map(async (frame) => traffic.placeFrame(frame, await frameInView(page, frame).catch(() => true))));
-}
-
-/** "3 requests (ads.example.com, cdn.example.net, …)" */
-function describeRequests(requests: Request[]): string | undefined {
-  if (!requests.length) return undefined;
-  const hosts = [...new Set(requests.map((request) => hostOf(request.url())))];
-  const shown = hosts.slice(0, 3).join(', ') + (hosts.length > 3 ? ', …' : '');
-  return `${requests.length} request${requests.length === 1 ? '' : 's'} (${shown})`;
-}
-
-function describeLoading(traffic: Traffic, about?: string): string | undefined {
-  return [about, describeRequests(traffic.pendingRequests())].filter(Boolean).join('; ') || undefined;
 }

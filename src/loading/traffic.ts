@@ -1,11 +1,11 @@
 /**
  * A tab's requests as the load policy (settle.ts) sees them: which are in flight, when one last started or
- * ended, and which of them the page is waited for. One `Traffic` per tab, held by its `Tab` (session/tab.ts).
+ * ended, and which of them the page is waited for. One `Traffic` per tab, kept in its `TabLoading` (tabLoading.ts).
  */
 import type { Frame, Page, Request } from 'playwright-core';
 import { ChromiumNetwork } from './chromiumNetwork.js';
 import { FrameDocuments } from './frameDocuments.js';
-import { Questions } from './questions.js';
+import { Polls } from './polls.js';
 import { readMarkup, type MarkupReading } from './markup.js';
 import { RequestWaits } from './requestWaits.js';
 import { hostOf, siteOfUrl } from './sites.js';
@@ -45,7 +45,7 @@ export class Traffic {
   private readonly frames: FrameDocuments;
 
   /** What the tab's document has asked for data since it loaded or since the last action (`isPoll`). */
-  private readonly questions = new Questions();
+  private readonly polls = new Polls();
 
   /** Which scripts made the tab's data requests (`isNotWaitedFor`), which requests went out and when. */
   private readonly network: ChromiumNetwork;
@@ -66,7 +66,7 @@ export class Traffic {
         this.document = request;
         this.documentSite = siteOfUrl(request.url());
         this.markup = undefined;
-        this.questions.forget();
+        this.polls.forget();
       } else if (this.isNotWaitedFor(request) || this.isPoll(request)) this.notAwaited.add(request);
       this.noteActivity(request);
     });
@@ -118,6 +118,11 @@ export class Traffic {
   /** Resolves once what Chromium's network stack says about the tab's requests is heard (`ChromiumNetwork.ready`). */
   listening(): Promise<void> {
     return this.network.ready;
+  }
+
+  /** What is still loading, in one line for a result ("3 requests (ads.example.com, …)"), after `about` when given. */
+  describeLoading(about?: string): string | undefined {
+    return [about, describeRequests(this.pendingRequests())].filter(Boolean).join('; ') || undefined;
   }
 
   /** Requests of this tab still waiting for their answer (a redirected one is followed by its next hop). */
@@ -191,7 +196,7 @@ export class Traffic {
 
   /** An action begins: what the page asks for from now on is its doing, even a question it has asked before. */
   actionBegins(): void {
-    this.questions.forget();
+    this.polls.forget();
   }
 
   /** Of `awaitedInFlight`, those that started at `time` (Date.now()) or later: what an action made the page ask for. */
@@ -281,9 +286,9 @@ export class Traffic {
     return count;
   }
 
-  /** A data request of the tab's document asking again what it asked since it loaded or the last action (questions.ts). */
+  /** A data request of the tab's document asking again what it asked since it loaded or the last action (polls.ts). */
   private isPoll(request: Request): boolean {
-    return request.frame() === this.page.mainFrame() && this.questions.askedAgain(request);
+    return request.frame() === this.page.mainFrame() && this.polls.isRepeat(request);
   }
 
   private actsThroughScript(request: Request): boolean {
@@ -344,4 +349,12 @@ export class Traffic {
     this.lastAwaited = request;
     if (!this.actsThroughScript(request)) this.lastUnseenActivity = Date.now();
   }
+}
+
+/** "3 requests (ads.example.com, cdn.example.net, …)" */
+export function describeRequests(requests: Request[]): string | undefined {
+  if (!requests.length) return undefined;
+  const hosts = [...new Set(requests.map((request) => hostOf(request.url())))];
+  const shown = hosts.slice(0, 3).join(', ') + (hosts.length > 3 ? ', …' : '');
+  return `${requests.length} request${requests.length === 1 ? '' : 's'} (${shown})`;
 }

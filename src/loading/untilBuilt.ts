@@ -4,13 +4,75 @@
  * waits on (DOMContentLoaded does not come), and a style sheet linked in the head, which holds back rendering
  * after the page is parsed (Chromium paints nothing until it arrives, so no click, hover or screenshot can act
  * on the page; its snapshot still reads). Either is given up on after the cap, as an ad blocker would: a style
- * sheet is taken out of the document (unstick.ts), and for a script the page is loaded again without it
- * (refusals.ts).
+ * sheet is taken out of the document (sheetLinks.ts), and for a script the page is loaded again without it
+ * (refusals.ts); a page that cannot be loaded again (a form's POST) is stopped where it is, which lets it render.
  */
 import type { Page, Request } from 'playwright-core';
-import { warmCapture } from '../snapshot/warmUp.js';
+import type { SettlePolicy } from '../config.js';
+import { warmCapture, type Loop } from '../snapshot/index.js';
+import { stage } from '../stages.js';
 import { sleep, type Deadline } from '../deadline.js';
-import type { Traffic } from './traffic.js';
+import type { Refusals } from './refusals.js';
+import { removeSheetLinks } from './sheetLinks.js';
+import type { LoadingTab } from './tabLoading.js';
+import { stopLoading } from './tabControl.js';
+import { describeRequests, type Traffic } from './traffic.js';
+
+/** Loads of the page, each refusing what was given up on before it: a page may hold its parser on more than one request that never answers. */
+const MAX_RELOADS = 3;
+
+/** How the first part ended: built (with what was given up on on the way), its document still arriving at the deadline, or the tab closed. */
+export type Built = { kind: 'built'; giveUpMs: number; refused: string | undefined } | { kind: 'late' } | { kind: 'closed' };
+
+/** Builds the capture's helpers while the renderer waits on the network (`warmUpWhileWaiting`). */
+export interface WarmUp {
+  now(): void;
+  stop(): void;
+}
+
+/**
+ * Waits until the page that just committed is built. A script or style sheet the parser or rendering waits on is
+ * given up on after the cap, or half the call's time if less: a style sheet is taken out of the page; for a script
+ * the page is loaded again without it (by `refusals`), in the time left. The page loaded again may be held by
+ * another one it had not reached before. A page held on one document (`loop`) is not loaded again.
+ */
+export async function untilBuilt(tab: LoadingTab, deadline: Deadline, policy: SettlePolicy, loop: Loop, refusals: Refusals, warmUp: WarmUp | undefined): Promise<Built> {
+  const page = tab.page;
+  const traffic = tab.loading.traffic;
+  const giveUpMs = Math.min(policy.maxMs, deadline.forStep() / 2);
+  const givenUp = new Map<string, Request>();
+  // Another form of an address already given up on (a cache-busting query) is refused too, but is one request to the model.
+  const newForms = new Set<string>();
+  for (;;) {
+    const outcome = await stage('load: until parsed', () => untilBuiltOrBlocked(page, traffic, deadline, policy.quietMs, giveUpMs, loop.stopped, refusals.refusedBefore)).finally(() => warmUp?.stop());
+    if (page.isClosed()) return { kind: 'closed' };
+    if (outcome === 'late') return { kind: 'late' };
+    if (outcome === 'built') break;
+    const stuck = blockingStuck(traffic, giveUpMs, refusals.refusedBefore);
+    for (const request of stuck) {
+      if (refusals.refusedBefore(request)) newForms.add(request.url());
+      givenUp.set(request.url(), request);
+    }
+    // Style sheets alone: taken out of the document, which then renders (and its parser goes on) without a second
+    // load. Not when other requests to their server wait for a connection they hold: taking a <link> out does
+    // not end its request, so those would go on waiting behind it.
+    const sheetsAlone = stuck.every((request) => request.resourceType() === 'stylesheet' && request.frame() === page.mainFrame() && !traffic.waits.connectionsFull(request.url()));
+    if (stuck.length && sheetsAlone && (await removeSheetLinks(page.mainFrame(), stuck))) {
+      traffic.giveUp(stuck);
+      continue;
+    }
+    if ((refusals.reloads === 0 || (refusals.reloads < MAX_RELOADS && deadline.forStep() > 2 * giveUpMs)) && traffic.documentMethod() === 'GET' && !loop.held()) {
+      for (const request of overdueSinceRequested(traffic, giveUpMs)) givenUp.set(request.url(), request);
+      for (const request of await reachingCapAlongside(traffic, giveUpMs, new Set(givenUp.keys()), deadline)) givenUp.set(request.url(), request);
+      loop.ownLoad();
+      await stage('load: again, refusing', () => refusals.reload(page, [...givenUp.keys()], deadline));
+      continue;
+    }
+    await stopLoading(page);
+    break;
+  }
+  return { kind: 'built', giveUpMs, refused: describeRequests([...givenUp.values()].filter((request) => !newForms.has(request.url()))) };
+}
 
 /** How long no request has started or ended before a parser held by a script or style sheet counts as waiting on it. */
 const PARSER_WAITING_MS = 10;
@@ -163,7 +225,7 @@ export async function reachingCapAlongside(traffic: Traffic, giveUpMs: number, g
  * a script or style sheet still on its way, or when `now()` is called (the page is parsed but the snapshot
  * must wait). Once per load: the ~60 ms it takes is then not spent by the capture.
  */
-export function warmUpWhileWaiting(page: Page, traffic: Traffic): { now(): void; stop(): void } {
+export function warmUpWhileWaiting(page: Page, traffic: Traffic): WarmUp {
   let warmed = false;
   let watching = true;
   const now = () => {

@@ -29,6 +29,7 @@ const TABLE: Record<BrowserToolId, Row> = {
   browser_tabs:       ['List, open, switch or close tabs',  false,   true,       false,     true], // close loses a tab; new opens a URL
   browser_wait:       ['Wait for the page',                 true,    false,      true,      false],
   browser_dialog:     ['Answer a dialog',                   false,   true,       false,     true], // accepting a confirm() may delete
+  browser_handoff:    ['Hand the page to a person',         false,   false,      false,     false], // the person acts, not the tool
   browser_read:       ['Read the main content',             true,    false,      true,      false],
   browser_screenshot: ['Take a screenshot',                 true,    false,      true,      false],
   browser_upload:     ['Attach files to a field',           false,   false,      true,      false], // sent only with the form

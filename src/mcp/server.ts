@@ -13,10 +13,11 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type ElicitRequestFormParams, type ElicitResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { sessionKey } from '../tools/defineTool.js';
 import type { BrowserToolId, BrowserToolset } from '../toolset.js';
 import { annotationsOf } from './annotations.js';
+import { BOUNDARY_NOTE } from '../tools/boundary.js';
 
 export const SERVER_NAME = 'mastra-browser-toolset';
 
@@ -46,8 +47,22 @@ export function toCallToolResult(output: ModelOutput): CallToolResult {
 }
 
 /** The tool-call context that makes `sessionKey()` pick this connection's browser session. */
-function connectionContext(connectionId: string) {
-  return { mcp: { extra: { sessionId: connectionId } } };
+function connectionContext(connectionId: string, elicitation?: ElicitationContext) {
+  return { mcp: { extra: { sessionId: connectionId }, ...(elicitation ? { elicitation } : {}) } };
+}
+
+/** How a tool asks the client's user something (browser_handoff), in the shape Mastra's MCP context gives it. */
+interface ElicitationContext {
+  sendRequest: (request: ElicitRequestFormParams, options?: { signal?: AbortSignal }) => Promise<ElicitResult>;
+}
+
+/** A day: the tool ends its own wait (its time limit), not the SDK's 60-second default for a request. */
+const ELICIT_TIMEOUT_MS = 24 * 60 * 60_000;
+
+/** Asking through the client, for a client that said it can be asked (the `elicitation` capability). */
+function elicitationFor(server: Server, requestId: string | number): ElicitationContext | undefined {
+  if (!server.getClientCapabilities()?.elicitation) return undefined;
+  return { sendRequest: (request, options) => server.elicitInput(request, { relatedRequestId: requestId, timeout: ELICIT_TIMEOUT_MS, ...(options?.signal ? { signal: options.signal } : {}) }) };
 }
 
 /** Each toolset's tool list, made once: a replica serving sessions it did not begin makes a server per request. */
@@ -71,7 +86,7 @@ function listTools(toolset: BrowserToolset): Tool[] {
  * a streamable-HTTP session uses its own id. Each id is its own browser session in the toolset.
  */
 export function createMcpServer(toolset: BrowserToolset, options: { version: string; connectionId?: string; onCall?: () => void }): Server {
-  const server = new Server({ name: SERVER_NAME, version: options.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const server = new Server({ name: SERVER_NAME, version: options.version }, { capabilities: { tools: {} }, instructions: toolset.config.contentBoundary ? INSTRUCTIONS + BOUNDARY_NOTE : INSTRUCTIONS });
   const tools = listTools(toolset);
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
@@ -82,7 +97,7 @@ export function createMcpServer(toolset: BrowserToolset, options: { version: str
     const connectionId = extra.sessionId ?? options.connectionId ?? 'stdio';
     try {
       // The tool validates its arguments and never throws: a bad call comes back as an invalid_input result.
-      const result = await tool.execute(request.params.arguments ?? {}, connectionContext(connectionId));
+      const result = await tool.execute(request.params.arguments ?? {}, connectionContext(connectionId, elicitationFor(server, extra.requestId)));
       return toCallToolResult(tool.toModelOutput(result) as ModelOutput);
     } catch (error) {
       return { content: [{ type: 'text', text: `error browser_error (retryable): ${(error as Error).message}` }], isError: true };

@@ -3,28 +3,12 @@
  * receives it as trusted input, exactly as if someone used the browser window (which headless has none of).
  */
 import type { KeyboardEventParams, MouseEventParams } from '@mastra/core/browser';
-import type { CDPSession, Page } from 'playwright-core';
+import type { Tab } from '../session/tab.js';
 
-/**
- * One CDP session per tab, kept while the tab lives: a pointer move arrives many times a second, and each would
- * otherwise open and attach a session of its own.
- */
-const sessions = new WeakMap<Page, Promise<CDPSession>>();
-
-function cdpOf(page: Page): Promise<CDPSession> {
-  let cdp = sessions.get(page);
-  if (!cdp) {
-    cdp = page.context().newCDPSession(page);
-    sessions.set(page, cdp);
-    cdp.catch(() => sessions.delete(page));
-    page.once('close', () => sessions.delete(page));
-  }
-  return cdp;
-}
-
-export async function dispatchMouse(page: Page, event: MouseEventParams): Promise<void> {
+/** Sent through the tab's own CDP session for input (`Tab.inputSession`), kept while the tab lives. */
+export async function dispatchMouse(tab: Tab, event: MouseEventParams): Promise<void> {
   const press = event.type === 'mousePressed' || event.type === 'mouseReleased';
-  await (await cdpOf(page)).send('Input.dispatchMouseEvent', {
+  await (await tab.inputSession()).send('Input.dispatchMouseEvent', {
     type: event.type,
     x: event.x,
     y: event.y,
@@ -37,8 +21,8 @@ export async function dispatchMouse(page: Page, event: MouseEventParams): Promis
   });
 }
 
-export async function dispatchKey(page: Page, event: KeyboardEventParams): Promise<void> {
-  await (await cdpOf(page)).send('Input.dispatchKeyEvent', {
+export async function dispatchKey(tab: Tab, event: KeyboardEventParams): Promise<void> {
+  await (await tab.inputSession()).send('Input.dispatchKeyEvent', {
     type: event.type,
     key: event.key,
     code: event.code,

@@ -26,8 +26,9 @@ import type { BrowserToolsetConfig } from '../config.js';
 import { BrowserToolError } from '../errors.js';
 import { isBetweenPages } from '../loading/index.js';
 import type { BrowserSession } from '../session/session.js';
+import type { Tab } from '../session/tab.js';
 import { titleWithin } from '../session/tabs.js';
-import { navigateTool } from '../tools/navigate.js';
+import { navigateTool } from '../tools/navigation/navigate.js';
 import { BrowserToolset, type BrowserTools } from '../toolset.js';
 import { BrowserStateProcessor } from './context.js';
 import { changesPage, dispatchKey, dispatchMouse } from './input.js';
@@ -73,7 +74,7 @@ export class ToolsetBrowser extends MastraBrowser {
   private readonly closeReasons = new Map<string, NonNullable<BrowserState['closeReason']>>();
   /** Who moved each session's active tab to its URL last: a tool call (`agent`) or anything else (`user`). */
   private readonly lastNavigation = new WeakMap<BrowserSession, { url: string; source: UrlChangeSource }>();
-  private readonly watchedPages = new WeakSet<Page>();
+  private readonly watchedTabs = new WeakSet<Tab>();
 
   /** Takes a toolset config (a new toolset is made from it) or a toolset to share, e.g. with a workflow. */
   constructor(config: ToolsetBrowserConfig | BrowserToolset = {}) {
@@ -92,7 +93,7 @@ export class ToolsetBrowser extends MastraBrowser {
     });
     this.toolset = toolset;
     this.id = `mastra-browser-toolset-${++instances}`;
-    toolset.sessions.onActivePageChange((session, page) => this.activePageChanged(session, page));
+    toolset.sessions.onActiveTabChange((session, tab) => this.activeTabChanged(session, tab));
   }
 
   /** The toolset's tools, the same objects `toolset.tools` holds. */
@@ -156,18 +157,18 @@ export class ToolsetBrowser extends MastraBrowser {
 
   /** The Playwright page a thread's tools act on, or null before its first tool call. Opens nothing. */
   async getActivePage(threadId?: string): Promise<Page | null> {
-    return this.sessionOf(threadId)?.tabs.current ?? null;
+    return this.sessionOf(threadId)?.tabs.current?.page ?? null;
   }
 
   override async getCurrentUrl(threadId?: string): Promise<string | null> {
-    return this.sessionOf(threadId)?.tabs.current?.url() ?? null;
+    return this.sessionOf(threadId)?.tabs.current?.page.url() ?? null;
   }
 
   override async getBrowserState(threadId?: string): Promise<BrowserState | null> {
     const session = this.sessionOf(threadId);
     if (!session?.browserContext) return null;
     const tabs: BrowserTabState[] = await Promise.all(
-      session.tabs.all().map(async (page) => ({ url: page.url(), title: await titleOf(page) })),
+      session.tabs.all().map(async (tab) => ({ url: tab.page.url(), title: await titleOf(tab.page) })),
     );
     return { ...this.stateOf(session), tabs };
   }
@@ -218,7 +219,7 @@ export class ToolsetBrowser extends MastraBrowser {
       streams.delete(stream);
       if (streams.size === 0 && this.streams.get(key) === streams) this.streams.delete(key);
     };
-    const stream = new PageScreencast(() => this.toolset.sessions.peek(key)?.tabs.current, { ...this.config.screencast, ...options }, forget);
+    const stream = new PageScreencast(() => this.toolset.sessions.peek(key)?.tabs.current?.page, { ...this.config.screencast, ...options }, forget);
     streams.add(stream);
     await stream.start();
     return stream;
@@ -226,15 +227,15 @@ export class ToolsetBrowser extends MastraBrowser {
 
   /** A person's mouse input from the live view, into the thread's active tab; the thread's next tool result says so. */
   override async injectMouseEvent(event: MouseEventParams, threadId?: string): Promise<void> {
-    const { session, page } = this.target(threadId);
-    await dispatchMouse(page, event);
+    const { session, tab } = this.target(threadId);
+    await dispatchMouse(tab, event);
     if (changesPage(event)) session.noteExternalInput();
   }
 
   /** A person's keyboard input from the live view, into the thread's active tab; the thread's next tool result says so. */
   override async injectKeyboardEvent(event: KeyboardEventParams, threadId?: string): Promise<void> {
-    const { session, page } = this.target(threadId);
-    await dispatchKey(page, event);
+    const { session, tab } = this.target(threadId);
+    await dispatchKey(tab, event);
     if (changesPage(event)) session.noteExternalInput();
   }
 
@@ -259,31 +260,31 @@ export class ToolsetBrowser extends MastraBrowser {
   }
 
   /** Where a person's input goes. The error's wording is one Mastra's input handler treats as "no browser yet". */
-  private target(threadId: string | undefined): { session: BrowserSession; page: Page } {
+  private target(threadId: string | undefined): { session: BrowserSession; tab: Tab } {
     const session = this.sessionOf(threadId);
-    const page = session?.tabs.current;
-    if (!session || !page) throw new Error(`No active target: ${threadId ? `thread ${threadId}` : 'this browser'} has no open tab.`);
-    return { session, page };
+    const tab = session?.tabs.current;
+    if (!session || !tab) throw new Error(`No active target: ${threadId ? `thread ${threadId}` : 'this browser'} has no open tab.`);
+    return { session, tab };
   }
 
   private stateOf(session: BrowserSession): BrowserState {
-    const pages = session.tabs.all();
+    const tabs = session.tabs.all();
     const current = session.tabs.current;
-    const activeUrl = current?.url();
+    const activeUrl = current?.page.url();
     const navigation = this.lastNavigation.get(session);
     return {
-      tabs: pages.map((page) => ({ url: page.url() })),
-      activeTabIndex: current ? Math.max(0, pages.indexOf(current)) : 0,
+      tabs: tabs.map((tab) => ({ url: tab.page.url() })),
+      activeTabIndex: current ? Math.max(0, tabs.indexOf(current)) : 0,
       ...(navigation && navigation.url === activeUrl ? { activeUrlChangeSource: navigation.source } : {}),
     };
   }
 
   /** Everything the live view follows happens here: a session's first tab, tab changes, and its end. */
-  private activePageChanged(session: BrowserSession, page: Page | undefined): void {
+  private activeTabChanged(session: BrowserSession, tab: Tab | undefined): void {
     const { key } = session;
     const thread = this.threadOf(key);
-    if (page) {
-      this.watchNavigations(session, page);
+    if (tab) {
+      this.watchNavigations(session, tab);
       for (const stream of this.streams.get(key) ?? []) void stream.follow();
       if (this.open.has(key)) return;
       this.open.add(key);
@@ -315,11 +316,12 @@ export class ToolsetBrowser extends MastraBrowser {
    * Records who moved the active tab, for Mastra's browser state: a navigation during a tool call is the agent's,
    * any other (a person in the live view, the page itself) is not.
    */
-  private watchNavigations(session: BrowserSession, page: Page): void {
-    if (this.watchedPages.has(page)) return;
-    this.watchedPages.add(page);
+  private watchNavigations(session: BrowserSession, tab: Tab): void {
+    if (this.watchedTabs.has(tab)) return;
+    this.watchedTabs.add(tab);
+    const { page } = tab;
     page.on('framenavigated', (frame) => {
-      if (frame !== page.mainFrame() || page !== session.tabs.current || isBetweenPages(frame.url())) return;
+      if (frame !== page.mainFrame() || tab !== session.tabs.current || isBetweenPages(frame.url())) return;
       this.lastNavigation.set(session, { url: frame.url(), source: session.busy ? 'agent' : 'user' });
     });
   }

@@ -7,7 +7,6 @@
  * at a time; a session this process does not hold, or holds an older copy of, is resumed from the store; and
  * once its calls are done the session is saved and the lease let go (after the reply: off its critical path).
  */
-import type { Page } from 'playwright-core';
 import type { SharedBrowser } from '../browser/shared.js';
 import type { ResolvedConfig, StorageState } from '../config.js';
 import { BrowserToolError } from '../errors.js';
@@ -17,6 +16,7 @@ import type { SavedSession } from '../store/types.js';
 import { restoredNotice } from './resume.js';
 import { BrowserSession } from './session.js';
 import { Slots } from './slots.js';
+import type { Tab } from './tab.js';
 
 /** A session used this recently belongs to a conversation in progress: it is not evicted to make room. */
 const IN_USE_MS = 30_000;
@@ -38,7 +38,7 @@ export class SessionRegistry {
   /** Sessions closed by the registry (not by the user), with the reason, for the next call of their key. */
   private readonly evicted = new Map<string, string>();
   private sweeper: NodeJS.Timeout | undefined;
-  private readonly activePageListeners = new Set<(session: BrowserSession, page: Page | undefined) => void>();
+  private readonly activeTabListeners = new Set<(session: BrowserSession, tab: Tab | undefined) => void>();
   private readonly slots: Slots;
   /** Sessions taken out of the map whose contexts are still closing: they count against maxSessions until gone. */
   private closing = 0;
@@ -119,8 +119,8 @@ export class SessionRegistry {
       },
     });
     this.sessions.set(key, session);
-    session.tabs.onActiveChange((page) => {
-      for (const listener of this.activePageListeners) listener(session, page);
+    session.tabs.onActiveChange((tab) => {
+      for (const listener of this.activeTabListeners) listener(session, tab);
     });
     this.startSweeping();
     const reason = this.evicted.get(key);
@@ -191,9 +191,9 @@ export class SessionRegistry {
   }
 
   /** Hears every session's `tabs.onActiveChange`, sessions created later included (the provider's live view). */
-  onActivePageChange(listener: (session: BrowserSession, page: Page | undefined) => void): () => void {
-    this.activePageListeners.add(listener);
-    return () => this.activePageListeners.delete(listener);
+  onActiveTabChange(listener: (session: BrowserSession, tab: Tab | undefined) => void): () => void {
+    this.activeTabListeners.add(listener);
+    return () => this.activeTabListeners.delete(listener);
   }
 
   /**
@@ -273,8 +273,10 @@ export class SessionRegistry {
   private async save(session: BrowserSession): Promise<void> {
     const started = performance.now();
     try {
-      const saved = await session.saveable();
-      if (!saved) return;
+      const read = await session.saveable();
+      if (!read) return;
+      // What the page showed (its address, its refs' names) may echo a secret; cookies and storage are the site's own.
+      const saved = this.config.secrets ? { ...read, ...this.config.secrets.scrub({ tabs: read.tabs, refs: read.refs, notices: read.notices }) } : read;
       const bytes = await this.keeper!.save(session.key, saved, (stamp) => this.copies.set(session, stamp));
       this.lastSave = { bytes, ms: performance.now() - started };
     } catch (error) {

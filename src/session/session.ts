@@ -7,28 +7,26 @@
  * person changed the page in the live view), the next call's result says so in its notices.
  */
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import type { SharedBrowser } from '../browser/shared.js';
 import type { ResolvedConfig, StorageState } from '../config.js';
 import type { Slots } from './slots.js';
 import { BrowserToolError, toBrowserToolError } from '../errors.js';
 import { Downloads, type SavedDownload } from '../files/downloads.js';
-import { RefManager } from '../refs.js';
-import { LISTENERS_INIT_SCRIPT } from '../snapshot/listeners.js';
+import { LISTENERS_INIT_SCRIPT } from '../snapshot/index.js';
 import type { SavedSession } from '../store/types.js';
 import { installAllowlist } from './allowlist.js';
 import { Deadline } from '../deadline.js';
 import { readSaveable, reopenTabs, type Reopen } from './resume.js';
 import { checkSettings, contextSettings } from '../browserSettings.js';
-import { runsScript, stopLoading } from '../loading/index.js';
+import { rescueTab } from '../loading/index.js';
 import { StorageReader } from './storageRead.js';
 import type { Tab } from './tab.js';
 import { saveTrace, startTrace } from './trace.js';
 import { Tabs } from './tabs.js';
 
-export interface ActivePage {
-  page: Page;
-  /** The page's `Tab`: its dialogs, downloads and requests. */
+export interface ActiveTab {
+  /** The tab the call acts on; its page is `tab.page`. */
   tab: Tab;
   /** Things the model must know before trusting its previous state, e.g. "the browser was restarted". */
   notices: string[];
@@ -47,19 +45,14 @@ export interface SessionOptions {
   afterCall?: (what: string) => void;
 }
 
-/**
- * How long a tab may take to answer a trivial script before it counts as hung. Generous: on a machine short of
- * CPU a healthy tab can take a second or two, and replacing it loses its page.
- */
-const PROBE_MS = 3_000;
-
 export class BrowserSession {
-  readonly refs: RefManager;
   readonly tabs: Tabs;
   /** The files this session downloaded, by short name (files/downloads.ts). */
   readonly downloads: Downloads;
   /** When the last call ended (or the session was created): what idle eviction looks at. */
   lastUsed = Date.now();
+  /** Until when a person has the page (a handoff): the session counts as used until then. */
+  private heldUntil = 0;
   /** Calls running or queued. */
   private pending = 0;
   private context: BrowserContext | undefined;
@@ -99,11 +92,6 @@ export class BrowserSession {
       busy: () => this.busy,
       lost: (state) => (this.lostState = state),
     });
-    this.refs = new RefManager(() => ({ scope: 'viewport', maxTokens: config.snapshotMaxTokens }), {
-      secretSelector: config.secretSelector,
-      framesAwaitingDocument: (page) => this.tabs.tabOf(page).traffic.framesAwaitingDocument(),
-      framesBeingParsed: (page) => this.tabs.tabOf(page).traffic.framesBeingParsed(),
-    });
     this.stopListening = browser.onDisconnect((lost) => {
       if (!this.context) return;
       this.context = undefined;
@@ -125,40 +113,49 @@ export class BrowserSession {
 
   /**
    * Runs one tool call: after the calls before it and once a slot is free (unless `slot` is false: a call that
-   * only waits), within `ms` (see Deadline) from then. A call that runs out of time releases the session at once; its work
-   * may go on in the background, and the next call checks the tab, unless it deals with a tab that does not respond
-   * itself (`checkTab` false: navigate, history and tabs). A call made for a person (`forPerson`: Studio's address
-   * bar) leaves the agent's notices for its next call, which is told the page changed, as for any move of theirs.
+   * only waits), within `ms` (see Deadline) from then. The call asks for its tab with `openTab` (a call that needs
+   * no page never does, and opens nothing: no browser, no context). A call that runs out of time releases the
+   * session at once; its work may go on in the background, and the next call that opens the tab checks it first,
+   * unless it deals with a tab that does not respond itself (`checkTab` false: navigate, history and tabs). A call
+   * made for a person (`forPerson`: Studio's address bar) leaves the agent's notices for its next call, which is
+   * told the page changed, as for any move of theirs.
    */
-  async run<T>(ms: number, what: string, work: (deadline: Deadline, active: ActivePage) => Promise<T>, { slot = true, checkTab = true, forPerson = false } = {}): Promise<T> {
+  async run<T>(ms: number, what: string, work: (deadline: Deadline, openTab: () => Promise<ActiveTab>) => Promise<T>, { slot = true, checkTab = true, forPerson = false } = {}): Promise<T> {
     if (this.closed) throw new BrowserToolError('browser_closed', 'This browser session was closed.', { hint: 'Call the tool again: a new session starts, with no pages open.' });
     const previous = this.queue;
     let release = () => {};
     this.queue = new Promise<void>((resolve) => (release = resolve));
     this.pending++;
     let freeSlot = () => {};
+    let opened = false;
     try {
       await previous;
       if (slot && this.options.slots) freeSlot = await this.options.slots.acquire();
       const deadline = new Deadline(ms, what);
-      return await deadline.race(
-        (async () => {
-          if (this.suspect) {
-            if (checkTab) await this.recover();
-            else this.suspect = false; // the call deals with a tab that does not respond itself
-          }
-          if (this.reopen) await this.reopenTabs(deadline);
-          return work(deadline, await this.activePage({ keepNotices: forPerson }));
-        })(),
-      );
+      const openTab = async () => {
+        opened = true;
+        if (this.suspect) {
+          if (checkTab) await this.recover();
+          else this.suspect = false; // the call deals with a tab that does not respond itself
+        }
+        // Starting the browser, and loading a resumed session's pages again, get the navigation's time; the
+        // call's own budget starts once they are done, so that a cold or busy start never cuts its work short.
+        const starting = !this.context || this.reopen !== undefined;
+        if (starting) deadline.extend(this.config.navigationTimeout);
+        if (this.reopen) await this.reopenTabs(deadline);
+        const tab = await this.activeTab({ keepNotices: forPerson });
+        if (starting) deadline.restart(ms);
+        return tab;
+      };
+      return await deadline.race(work(deadline, openTab));
     } catch (error) {
       // Whatever timed out (a step past the deadline, an action Playwright gave up on), the tab may be stuck.
-      if (toBrowserToolError(error).code === 'timeout') this.suspect = true;
+      if (opened && toBrowserToolError(error).code === 'timeout') this.suspect = true;
       throw error;
     } finally {
-      if (!forPerson) this.urlAfterLastCall = this.tabs.activeTab?.url();
+      if (opened && !forPerson) this.urlAfterLastCall = this.tabs.activeTab?.page.url();
       this.pending--;
-      this.lastUsed = Date.now();
+      this.lastUsed = Math.max(Date.now(), this.heldUntil);
       freeSlot();
       release();
       this.options.afterCall?.(what);
@@ -169,32 +166,39 @@ export class BrowserSession {
    * The active tab, opening the context or a fresh tab when needed, with what the model must be told (left for
    * a later call with `keepNotices`).
    */
-  async activePage({ keepNotices = false } = {}): Promise<ActivePage> {
-    const context = await this.ensureContext();
-    let page = this.tabs.current;
-    if (!page) {
+  async activeTab({ keepNotices = false } = {}): Promise<ActiveTab> {
+    await this.ensureContext();
+    let tab = this.tabs.current;
+    if (!tab) {
       if (this.tabs.activeLost) this.lostState ??= 'The tab had closed or crashed and a new empty tab was opened';
-      page = await context.newPage();
+      tab = await this.tabs.open({ activate: false });
     }
-    this.tabs.activate(page);
-    if (keepNotices) return { page, tab: this.tabs.tabOf(page), notices: [] };
+    this.tabs.activate(tab);
+    if (keepNotices) return { tab, notices: [] };
     const notices: string[] = this.toTell.splice(0);
+    const url = tab.page.url();
 
     if (this.lostState) {
       notices.push(`${this.lostState}: the previous page and its state (form input, scroll position) were lost${this.lostState.includes('tab') ? '; cookies and logins were kept' : ''}. Navigate again.`);
       this.lostState = undefined;
     } else if (this.externalInput > 0) {
-      notices.push(`A person used this browser in the live view since your last call (${this.externalInput} input events)${page.url() !== this.urlAfterLastCall ? ` and it is now at ${page.url()}` : ''}. Take browser_snapshot before acting on refs you saw before.`);
-    } else if (this.urlAfterLastCall !== undefined && page.url() !== this.urlAfterLastCall) {
-      notices.push(`The page changed since your last call, without a tool (the page itself or a person): it is now at ${page.url()}. Refs you saw before may be gone.`);
+      notices.push(`A person used this browser in the live view since your last call (${this.externalInput} input events)${url !== this.urlAfterLastCall ? ` and it is now at ${url}` : ''}. Take browser_snapshot before acting on refs you saw before.`);
+    } else if (this.urlAfterLastCall !== undefined && url !== this.urlAfterLastCall) {
+      notices.push(`The page changed since your last call, without a tool (the page itself or a person): it is now at ${url}. Refs you saw before may be gone.`);
     }
     this.externalInput = 0;
     // A tab that opened too late for its action's result is announced, not switched to: the active tab changes
     // only in a result that says so.
     for (const popup of this.tabs.takePopups()) {
-      notices.push(`A new tab opened after your last action (${popup.url()}); browser_tabs with action "switch" and index ${this.tabs.all().indexOf(popup)} shows it.`);
+      notices.push(`A new tab opened after your last action (${popup.page.url()}); browser_tabs with action "switch" and index ${this.tabs.all().indexOf(popup)} shows it.`);
     }
-    return { page, tab: this.tabs.tabOf(page), notices };
+    return { tab, notices };
+  }
+
+  /** A person has the page until `time` (browser_handoff): idle eviction and making room leave the session alone till then. */
+  holdUntil(time: number): void {
+    this.heldUntil = time;
+    this.lastUsed = Math.max(this.lastUsed, time);
   }
 
   /** Notices for the agent's next call (what a call made for a person learnt of the session). */
@@ -227,7 +231,7 @@ export class BrowserSession {
       const downloads = this.downloads.list().length ? { downloads: this.downloads.saved() } : {};
       if (this.reopen) return { storage: this.options.storageState as StorageState | undefined, ...this.reopen, notices: this.unshownNotices(), ...downloads };
       if (!this.context) return undefined;
-      const saved = await readSaveable(this.storage!, this.tabs, this.refs, this.unshownNotices());
+      const saved = await readSaveable(this.storage!, this.tabs, this.unshownNotices());
       return saved && { ...saved, ...downloads };
     } finally {
       release();
@@ -251,9 +255,10 @@ export class BrowserSession {
   private async reopenTabs(deadline: Deadline): Promise<void> {
     const reopen = this.reopen!;
     this.reopen = undefined;
-    const problem = await reopenTabs(await this.ensureContext(), reopen, this.tabs, this.refs, deadline, this.config);
+    await this.ensureContext();
+    const problem = await reopenTabs(reopen, this.tabs, deadline, this.config);
     if (problem) this.toTell.push(problem);
-    this.urlAfterLastCall = this.tabs.activeTab?.url();
+    this.urlAfterLastCall = this.tabs.activeTab?.page.url();
   }
 
   /** Notices the next call would give that a resumed session must still give. */
@@ -274,13 +279,11 @@ export class BrowserSession {
    */
   private async recover(): Promise<void> {
     this.suspect = false;
-    const page = this.tabs.activeTab;
-    if (!page) return;
-    await stopLoading(page);
-    if (await runsScript(page, PROBE_MS)) return;
+    const tab = this.tabs.activeTab;
+    if (!tab || (await rescueTab(tab, { afterTimeout: true })) === 'answers') return;
     this.tabs.activate(undefined);
     // Waited for: a page of its site opened before it has gone would join its hung renderer (Tabs.retireHung).
-    const alsoClosed = await this.tabs.retireHung(page);
+    const alsoClosed = await this.tabs.retireHung(tab);
     const others = alsoClosed === 1 ? 'another tab hung with it was' : `${alsoClosed} other tabs hung with it were`;
     this.lostState = `The tab stopped responding (a script kept it busy, or its page never finished loading) and was replaced by a new empty tab${alsoClosed ? `, and ${others} closed` : ''}`;
   }
@@ -304,14 +307,15 @@ export class BrowserSession {
       // A service worker could answer requests without them passing the allowlist.
       serviceWorkers: config.allowedDomains ? 'block' : 'allow',
     });
+    this.tabs.watch(context);
     context.setDefaultTimeout(config.timeout);
     context.setDefaultNavigationTimeout(config.navigationTimeout);
     await context.addInitScript(LISTENERS_INIT_SCRIPT);
     if (config.trace) await startTrace(context, config.trace, this.key);
     if (config.allowedDomains) {
       await installAllowlist(context, config.allowedDomains, (url, page) => {
-        const tab = page ?? this.tabs.activeTab;
-        if (tab) this.tabs.tabOf(tab).noteBlocked(url);
+        const tab = page ? this.tabs.find(page) : this.tabs.activeTab;
+        tab?.loading.noteRefused(url);
       });
     }
     // What the new context holds: nothing, or a state given whole; one in a file is Playwright's to read, so the first save reads it all.

@@ -1,14 +1,14 @@
 /**
- * A session's tabs: which one is active (the tab the tools act on, and a live view shows), the `Tab` of each
- * page (its dialogs, downloads, requests: tab.ts), the tabs pages opened that no result has mentioned yet, and
- * the tabs on their way out. The session (session.ts) owns the context they live in.
+ * A session's tabs: which one is active (the tab the tools act on, and a live view shows), and the `Tab` of each
+ * page (tab.ts), made here as each page of the session's context opens. The session (session.ts) owns the context
+ * they live in.
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import type { ResolvedConfig } from '../config.js';
+import { sleep, type Deadline } from '../deadline.js';
 import { BrowserToolError } from '../errors.js';
 import { within } from '../within.js';
-import { warmUpCaptures } from '../snapshot/warmUp.js';
-import { closeQuickly, rendererAnswers, schemefulSiteOf, stopLoading, unholdFrames } from '../loading/index.js';
+import { closeHung, openAddress } from '../loading/index.js';
 import type { Downloads } from '../files/downloads.js';
 import { Tab } from './tab.js';
 
@@ -54,28 +54,39 @@ function checkTabIndex(index: number, count: number): void {
 }
 
 export class Tabs {
-  private active: Page | undefined;
-  private readonly kept = new WeakMap<Page, Tab>();
-  /** Tabs pages opened (target=_blank, window.open) that no tool result has mentioned yet. */
-  private unreportedPopups: Page[] = [];
-  /** Tabs being closed: a hung one can take seconds to go, and must never be picked as active meanwhile. */
-  private readonly closing = new WeakSet<Page>();
-  private readonly activeListeners = new Set<(page: Page | undefined) => void>();
-  /** Tabs of a resumed session loading in the background (resume.ts), with the page they are on their way to. */
-  private readonly arriving = new WeakMap<Page, { url: string; title: string }>();
+  private active: Tab | undefined;
+  /** The context's tabs, in the order their pages opened (browser_tabs numbers them so). */
+  private tabs: Tab[] = [];
+  private readonly activeListeners = new Set<(tab: Tab | undefined) => void>();
 
   constructor(private readonly host: TabsHost) {}
 
+  /**
+   * A context was opened: each of its pages gets its `Tab` as it opens (a tab the session opens, or one a page
+   * opens). The one place a `Tab` is made.
+   */
+  watch(context: BrowserContext): void {
+    this.tabs = [];
+    const host = {
+      config: this.host.config,
+      downloads: this.host.downloads,
+      busy: () => this.host.busy(),
+      crashed: () => this.host.lost('The tab crashed and a new empty tab was opened'),
+      closed: (tab: Tab) => (this.tabs = this.tabs.filter((other) => other !== tab)),
+    };
+    context.on('page', (page) => this.tabs.push(new Tab(page, host)));
+  }
+
   /** The active tab, while it is open. */
-  get activeTab(): Page | undefined {
-    return this.active && !this.active.isClosed() && !this.closing.has(this.active) ? this.active : undefined;
+  get activeTab(): Tab | undefined {
+    return this.active && isOpen(this.active) ? this.active : undefined;
   }
 
   /**
    * The tab the tools act on, as the next call would pick it (the active one, else the last open one), without
    * opening anything: what a live view shows and where a person's input goes. Undefined when none is open.
    */
-  get current(): Page | undefined {
+  get current(): Tab | undefined {
     return this.activeTab ?? this.all().at(-1);
   }
 
@@ -85,15 +96,20 @@ export class Tabs {
   }
 
   /** Open tabs, in the order browser_tabs numbers them. */
-  all(): Page[] {
-    return this.host.context()?.pages().filter((p) => !p.isClosed() && !this.closing.has(p)) ?? [];
+  all(): Tab[] {
+    return this.host.context() ? this.tabs.filter(isOpen) : [];
+  }
+
+  /** The tab of `page`, one of this session's pages (a request the allowlist refused names its page). */
+  find(page: Page): Tab | undefined {
+    return this.tabs.find((tab) => tab.page === page);
   }
 
   /**
    * Calls `listener` whenever the active tab changes (the first tab, a new, switched, closed, popped-up or
    * replaced tab) and with undefined when the session loses its context or closes: a live view follows it.
    */
-  onActiveChange(listener: (page: Page | undefined) => void): () => void {
+  onActiveChange(listener: (tab: Tab | undefined) => void): () => void {
     this.activeListeners.add(listener);
     return () => this.activeListeners.delete(listener);
   }
@@ -104,138 +120,103 @@ export class Tabs {
   }
 
   /** Makes a tab the active one (the tab an action opened), telling live views; undefined: none until the next call opens one. */
-  activate(page: Page | undefined): void {
-    if (page) this.track(page);
-    if (page === this.active) return;
-    this.active = page;
+  activate(tab: Tab | undefined): void {
+    if (tab === this.active) return;
+    this.active = tab;
     for (const listener of this.activeListeners) {
       try {
-        listener(page);
+        listener(tab);
       } catch {
         // A live view's trouble must not break the tool call that moved the tab.
       }
     }
   }
 
-  /** The `Tab` of a page: its dialogs, downloads and requests. */
-  tabOf(page: Page): Tab {
-    this.track(page);
-    return this.kept.get(page)!;
-  }
-
   /** Tabs opened by pages since the last call, oldest first. */
-  takePopups(): Page[] {
-    const popups = this.unreportedPopups.filter((p) => !p.isClosed());
-    this.unreportedPopups = [];
-    return popups;
+  takePopups(): Tab[] {
+    const popups = this.tabs.filter((tab) => tab.unreported);
+    for (const tab of popups) tab.unreported = false;
+    return popups.filter(isOpen);
   }
 
   /** Tabs with their URL and title; a tab whose page does not answer within `TITLE_MS` is titled "(not responding)". */
   async list(): Promise<TabInfo[]> {
     return Promise.all(
-      this.all().map(async (page, index) => {
-        const arriving = this.arriving.get(page);
-        return {
-          index,
-          url: arriving?.url ?? page.url(),
-          title: arriving?.title ?? (await titleWithin(page, TITLE_MS)) ?? NOT_RESPONDING,
-          active: page === this.active,
-        };
-      }),
+      this.all().map(async (tab, index) => ({
+        index,
+        url: tab.url,
+        title: tab.arrivingTitle ?? (await titleWithin(tab.page, TITLE_MS)) ?? NOT_RESPONDING,
+        active: tab === this.active,
+      })),
     );
   }
 
-  /** `page` is loading `tab`'s address in the background (a resumed session): it is listed at it meanwhile. */
-  loadingInBackground(page: Page, tab: { url: string; title: string }, going: Promise<unknown>): void {
-    this.arriving.set(page, tab);
-    void going.finally(() => this.arriving.delete(page));
-  }
-
-  /** Opens a tab and makes it active. */
-  async open(): Promise<Page> {
+  /** Opens a tab, and makes it the active one unless `activate` is false. */
+  async open({ activate = true } = {}): Promise<Tab> {
     const page = await (await this.host.openContext()).newPage();
-    this.activate(page);
-    return page;
+    // Made as the page opened (`watch`).
+    const tab = this.find(page)!;
+    if (activate) this.activate(tab);
+    return tab;
   }
 
-  async switchTo(index: number): Promise<Page> {
-    const pages = this.all();
-    checkTabIndex(index, pages.length);
-    const page = pages[index]!;
-    this.activate(page);
-    await page.bringToFront().catch(() => {});
-    return page;
+  async switchTo(index: number): Promise<Tab> {
+    const tabs = this.all();
+    checkTabIndex(index, tabs.length);
+    const tab = tabs[index]!;
+    this.activate(tab);
+    await tab.page.bringToFront().catch(() => {});
+    return tab;
   }
 
-  /** Closes tab `index` (the active one by default); the last tab is emptied instead, so there is always one to act in. */
-  async close(index?: number): Promise<void> {
-    const pages = this.all();
-    const target = index ?? Math.max(0, pages.indexOf(this.active!));
-    checkTabIndex(target, pages.length);
-    const page = pages[target]!;
-    if (pages.length === 1) {
-      await stopLoading(page);
-      await page.goto('about:blank', { timeout: this.host.config.navigationTimeout });
+  /**
+   * Closes tab `index` (the active one by default); the last tab is emptied instead, so there is always one to act
+   * in (a tab that no longer answers is replaced by an empty one).
+   */
+  async close(index: number | undefined, deadline: Deadline): Promise<void> {
+    const tabs = this.all();
+    const target = index ?? Math.max(0, tabs.indexOf(this.active!));
+    checkTabIndex(target, tabs.length);
+    const tab = tabs[target]!;
+    if (tabs.length === 1) {
+      const emptied = await openAddress(tab, 'about:blank', { deadline, settle: this.host.config.settle });
+      // Not even an empty page in time: the tab is stuck, and an empty one takes its place.
+      if (emptied.kind === 'hung' || emptied.kind === 'timeout') await this.replace(tab);
       return;
     }
-    await this.retire(page);
-    if (page === this.active) this.activate(this.all().at(-1));
+    await this.retire(tab);
+    if (tab === this.active) this.activate(this.all().at(-1));
   }
 
   /**
-   * Opens a tab in place of `page`, one that no longer answers, once it has gone (`retireHung`). Also says how
+   * Opens a tab in place of `tab`, one that no longer answers, once it has gone (`retireHung`). Also says how
    * many other tabs were hung with it and went too.
    */
-  async replace(page: Page): Promise<{ page: Page; alsoClosed: number }> {
-    const alsoClosed = await this.retireHung(page);
-    return { page: await this.open(), alsoClosed };
+  async replace(tab: Tab): Promise<{ tab: Tab; alsoClosed: number }> {
+    const alsoClosed = await this.retireHung(tab);
+    return { tab: await this.open(), alsoClosed };
   }
 
   /**
-   * Closes `page`, whose page no longer answers, with every tab that shares its renderer process and is hung with
-   * it, and waits until they are gone (a hung renderer takes about half a second). The launched browser keeps the
-   * tabs of one site in one process (config.ts), and a tab a page opened shares that page's process: a page of
-   * that site opened while any of them is left would join the hung process and never load. So the tabs of the
-   * same site, and those opened by or opening `page`, that do not answer within `TITLE_MS` go too. Returns how
-   * many such tabs there were.
+   * Closes `tab`, whose page no longer answers, with every tab hung with it (loading/rescue.ts `closeHung`), and
+   * waits until they are gone (a hung renderer takes about half a second). Returns how many such tabs there were.
    */
-  async retireHung(page: Page): Promise<number> {
-    const site = schemefulSiteOf(page.url());
-    const family = await openerRoot(page);
-    const others = this.all().filter((other) => other !== page);
-    const related = await Promise.all(others.map(async (other) => (site && schemefulSiteOf(other.url()) === site) || (await openerRoot(other)) === family));
-    const [, hung] = await Promise.all([
-      this.retire(page),
-      Promise.all(others.map(async (other, i) => (related[i] && !(await rendererAnswers(other, TITLE_MS)) ? other : undefined))),
-    ]);
-    const alsoHung = hung.filter((other): other is Page => other !== undefined);
-    await Promise.all(alsoHung.map((other) => this.retire(other)));
-    return alsoHung.length;
+  async retireHung(tab: Tab): Promise<number> {
+    const others = this.all().filter((other) => other !== tab);
+    return (await closeHung(tab, others, TITLE_MS, (hung) => this.retire(hung))).length;
   }
 
   /** Closes a tab for good: from now on it is not listed, even while its renderer takes its time to go. */
-  async retire(page: Page): Promise<void> {
-    this.closing.add(page);
-    await closeQuickly(page);
+  private async retire(tab: Tab): Promise<void> {
+    tab.closing = true;
+    // Without its unload handlers, and without waiting on a renderer that may be hung.
+    await Promise.race([tab.page.close({ runBeforeUnload: false }).catch(() => {}), sleep(3_000)]);
   }
+}
 
-  private track(page: Page): void {
-    if (this.kept.has(page)) return;
-    const tab = new Tab(page, { dialogPolicy: this.host.config.dialogPolicy, downloads: this.host.downloads });
-    this.kept.set(page, tab);
-    warmUpCaptures(page, () => this.host.busy());
-    unholdFrames(page, tab.traffic, this.host.config.settle.maxMs);
-    page.on('crash', () => {
-      this.host.lost('The tab crashed and a new empty tab was opened');
-      void page.close().catch(() => {});
-    });
-    // Tabs opened by the page (target=_blank, window.open) need the same handling, and must be reported.
-    // It becomes the active tab when the action that opened it reports it (observeAction), never in the middle of a call.
-    page.on('popup', (popup) => {
-      this.track(popup);
-      this.unreportedPopups.push(popup);
-    });
-  }
+/** An open tab, not on its way out. */
+function isOpen(tab: Tab): boolean {
+  return !tab.page.isClosed() && !tab.closing;
 }
 
 /** What the model is told of other tabs closed with a hung one (`Tabs.retireHung`): a sentence, "" when none were. */
@@ -243,15 +224,4 @@ export function alsoHungNotice(count: number): string {
   if (!count) return '';
   const tabs = count === 1 ? 'Another tab of its site, or one it opened, was' : `${count} other tabs of its site, or that it opened, were`;
   return ` ${tabs} not responding either (such tabs share a renderer process) and closed too.`;
-}
-
-/** The first tab of the chain of tabs that opened `page` (itself when no page opened it). */
-async function openerRoot(page: Page): Promise<Page> {
-  let root = page;
-  for (let steps = 0; steps < 20; steps++) {
-    const opener = await root.opener().catch(() => null);
-    if (!opener) break;
-    root = opener;
-  }
-  return root;
 }

@@ -6,7 +6,7 @@
  * trips either way: prepare (region, facts), capture, release.
  */
 import type { Frame, Locator, Page } from 'playwright-core';
-import { HELD_KEY, leaving, readThroughNavigations } from './navigating.js';
+import { HELD_KEY, leaving, readThroughNavigations, type DocumentHolds } from './navigating.js';
 import { evaluateInPage } from '../inPage.js';
 import { collectPageFacts, releaseElements, type FactsArgs, type PageFacts } from './facts.js';
 import { CHANGES_KEY, ownChanges, readableFrameDocuments } from './changes.js';
@@ -20,6 +20,9 @@ import type { AriaNode, Capture } from './tree.js';
 import { hideBlankFrames, showBlankFrames, type BlankFramesArgs } from './blankFrames.js';
 import { editableKey, markEditables, markFrameEditables, otherSiteFrames, releaseEditables } from './editables.js';
 import { labelHostControls, releaseHostLabels } from './hostLabels.js';
+import { hideHiddenText, releaseHiddenText } from './hiddenText.js';
+import { sight } from './sight.js';
+import { readWalls } from './walls.js';
 
 export type { AriaNode, Box, Capture, CaptureRegion, ElementFacts, LoadingFrame, Overlay, PageMetrics } from './tree.js';
 
@@ -32,6 +35,7 @@ const OWNER_ID = 'mastra-browser-toolset-region';
 const EDITABLES_KEY = 'mastra-browser-toolset.editables';
 
 const HOST_LABELS_KEY = 'mastra-browser-toolset.hostLabels';
+const HIDDEN_TEXT_KEY = 'mastra-browser-toolset.hiddenText';
 const ELEMENT_KEY = 'mastra-browser-toolset.element';
 
 const BLANK_FRAMES: BlankFramesArgs = { attribute: 'data-mastra-browser-toolset-blank', key: 'mastra-browser-toolset.blankFrames' };
@@ -50,6 +54,7 @@ interface PrepareArgs {
   blankFrames: BlankFramesArgs;
   editablesKey: string;
   hostLabelsKey: string;
+  hiddenTextKey: string;
 }
 
 /** What the capture starts from: the body, the root element of a document without one (an SVG file), or nothing yet or at all. */
@@ -68,6 +73,9 @@ interface PrepareHelpers {
   readableFrameDocuments: typeof readableFrameDocuments;
   markEditables: typeof markEditables;
   labelHostControls: typeof labelHostControls;
+  hideHiddenText: typeof hideHiddenText;
+  sight: typeof sight;
+  readWalls: typeof readWalls;
 }
 
 /**
@@ -83,8 +91,10 @@ function prepareCapture(arg: PrepareArgs, helpers: PrepareHelpers) {
     const portion = arg.portion ? helpers.choosePortion(arg.portion, helpers) : undefined;
     const region = portion?.roots ? portion : arg.region ? helpers.chooseRegion(arg.region, helpers) : undefined;
     const roots = region?.roots;
+    // Text a person cannot see is hidden from the capture (hiddenText.ts).
+    const hiddenText = helpers.hideHiddenText({ markersKey: arg.hiddenTextKey, mode: 'capture', query: arg.portion?.matches?.query, listenersKey: arg.facts.listenersKey }, helpers, roots);
     const pageFacts = helpers.collectPageFacts(arg.facts, roots);
-    const facts = { ...pageFacts, editables, marked: pageFacts.marked + editables.length + hostLabels };
+    const facts = { ...pageFacts, editables, marked: pageFacts.marked + editables.length + hostLabels, walls: helpers.readWalls() };
     if (roots) w[Symbol.for(`${arg.facts.markersKey}.region`)] = helpers.ownRoots(roots, arg.ownerId);
     // The page-wide capture waits for a body: an SVG file has none (its root is captured instead), nor has a
     // document just begun (`unparsed`: captured once it is parsed) or one stopped before its first element.
@@ -93,17 +103,18 @@ function prepareCapture(arg: PrepareArgs, helpers: PrepareHelpers) {
     // Frames that show nothing are hidden for the capture: Playwright would build its helper in each (blankFrames.ts).
     const blankFrames = helpers.hideBlankFrames(arg.blankFrames, helpers);
     const part = portion && region === portion ? { rest: portion.rest, span: portion.span } : {};
-    return { ...facts, root, stoppedLoop, blankFrames, region: region && roots ? { tallies: region.tallies, roots: roots.length, elements: region.elements, ...part } : undefined };
+    return { ...facts, root, stoppedLoop, blankFrames, hiddenText, region: region && roots ? { tallies: region.tallies, roots: roots.length, elements: region.elements, ...part } : undefined };
   });
 }
 
 /** Runs in the page after the capture: takes our marks out again; true when the layout moved meanwhile (facts.ts). */
 function releaseCapture(
-  arg: { markersKey: string; changesKey: string; blankFrames: BlankFramesArgs; editablesKey: string; hostLabelsKey: string },
-  helpers: { releaseElements: typeof releaseElements; ownChanges: typeof ownChanges; showBlankFrames: typeof showBlankFrames; releaseEditables: typeof releaseEditables; releaseHostLabels: typeof releaseHostLabels },
+  arg: { markersKey: string; changesKey: string; blankFrames: BlankFramesArgs; editablesKey: string; hostLabelsKey: string; hiddenTextKey: string },
+  helpers: { releaseElements: typeof releaseElements; ownChanges: typeof ownChanges; showBlankFrames: typeof showBlankFrames; releaseEditables: typeof releaseEditables; releaseHostLabels: typeof releaseHostLabels; releaseHiddenText: typeof releaseHiddenText },
 ): boolean {
   return helpers.ownChanges(arg.changesKey, () => {
     helpers.showBlankFrames(arg.blankFrames);
+    helpers.releaseHiddenText(arg.hiddenTextKey);
     helpers.releaseEditables(arg.editablesKey);
     helpers.releaseHostLabels(arg.hostLabelsKey);
     return helpers.releaseElements(arg.markersKey);
@@ -144,6 +155,8 @@ export interface CaptureOptions {
   framesAwaitingDocument?: (page: Page) => Array<{ frame: Frame; host: string }>;
   /** The tab's frames whose document has come but is not parsed yet: captured in part, and named (loadingFrames.ts). */
   framesBeingParsed?: (page: Page) => Array<{ frame: Frame; host: string }>;
+  /** The tab's holds on its document (navigating.ts), when its owner keeps them. */
+  holds?: DocumentHolds;
 }
 
 /**
@@ -157,7 +170,7 @@ export type CaptureScope = { region?: RegionArgs; opening?: TopOfPageArgs; match
  * that keeps replacing itself is held and read as it stands (navigating.ts); the capture then says so.
  */
 export async function capturePage(page: Page, options: CaptureOptions = {}, scope: CaptureScope = {}): Promise<Capture> {
-  const { value, held } = await readThroughNavigations(page, (watchLeaving) =>
+  const { value, held } = await readThroughNavigations(page, options.holds ?? { count: 0 }, (watchLeaving) =>
     captureOnce(page, options.secretSelector ?? '', scope, options.framesAwaitingDocument?.(page) ?? [], options.framesBeingParsed?.(page) ?? [], watchLeaving),
   );
   return held ? { ...value, stoppedLoop: true } : value;
@@ -224,8 +237,9 @@ async function captureShown(
         blankFrames: BLANK_FRAMES,
         editablesKey: EDITABLES_KEY,
         hostLabelsKey: HOST_LABELS_KEY,
+        hiddenTextKey: HIDDEN_TEXT_KEY,
       },
-      { chooseRegion, choosePortion, chooseTopOfPage, chooseMatches, countedKinds, collectPageFacts, ownRoots, ownChanges, hideBlankFrames, readableFrameDocuments, markEditables, labelHostControls },
+      { chooseRegion, choosePortion, chooseTopOfPage, chooseMatches, countedKinds, collectPageFacts, ownRoots, ownChanges, hideBlankFrames, readableFrameDocuments, markEditables, labelHostControls, hideHiddenText, sight, readWalls },
     ),
   );
   const frameEditables = (await marking) ?? [];
@@ -250,9 +264,9 @@ async function captureShown(
     // last; the renderer runs the page's scripts in the order they were sent, so any later script or action of
     // ours comes after it. With no marks, no region and no facts there is nothing to take out or to check: no
     // round trip (the empty record of placed facts is replaced by the next capture's).
-    const release = facts.marked || facts.region || facts.fields.length || facts.blankFrames;
+    const release = facts.marked || facts.region || facts.fields.length || facts.blankFrames || facts.hiddenText.length;
     released = release
-      ? evaluateInPage(page, releaseCapture, { markersKey: MARKERS_KEY, changesKey: CHANGES_KEY, blankFrames: BLANK_FRAMES, editablesKey: EDITABLES_KEY, hostLabelsKey: HOST_LABELS_KEY }, { releaseElements, ownChanges, showBlankFrames, releaseEditables, releaseHostLabels }).catch(() => false)
+      ? evaluateInPage(page, releaseCapture, { markersKey: MARKERS_KEY, changesKey: CHANGES_KEY, blankFrames: BLANK_FRAMES, editablesKey: EDITABLES_KEY, hostLabelsKey: HOST_LABELS_KEY, hiddenTextKey: HIDDEN_TEXT_KEY }, { releaseElements, ownChanges, showBlankFrames, releaseEditables, releaseHostLabels, releaseHiddenText }).catch(() => false)
       : Promise.resolve(false);
     for (const { frame } of frameEditables) void evaluateInPage(frame, releaseEditables, EDITABLES_KEY).catch(() => {});
   }
@@ -280,10 +294,12 @@ async function captureShown(
     metrics: facts.metrics,
     fields,
     overlay: facts.overlay,
+    walls: facts.walls,
     documentId: facts.documentId,
     ...(unreadFrames ? { unreadFrames } : {}),
     region: facts.region,
     ...(facts.stoppedLoop ? { stoppedLoop: true } : {}),
+    ...(facts.hiddenText.length ? { hiddenText: facts.hiddenText } : {}),
   };
   return { capture, moved: await released };
 }

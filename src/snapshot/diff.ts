@@ -7,6 +7,7 @@ import { pageLines, type PageLine } from './lines.js';
 import { framesToName, loadingFramesLine } from './loadingFrames.js';
 import { bandMargin, bandSpan } from './region.js';
 import { countTokens } from './tokens.js';
+import { ADDRESSED_LINE, markAddressed } from './addressed.js';
 
 export interface SnapshotDiff {
   /** The diff lines, or '' when nothing visible changed. */
@@ -109,7 +110,9 @@ export function diffCaptures(before: Capture, after: Capture, maxTokens = 400): 
   let truncated = false;
   let tokens = 0;
   const kept: string[] = [];
-  for (const line of out) {
+  // Text that speaks to the agent is the page's, and the line before it says so (addressed.ts).
+  const marked = markAddressed(out, (line) => line.slice(2));
+  for (const line of marked) {
     tokens += countTokens(line) + 1;
     if (tokens > maxTokens) {
       truncated = true;
@@ -117,6 +120,10 @@ export function diffCaptures(before: Capture, after: Capture, maxTokens = 400): 
     }
     kept.push(line);
   }
-  if (truncated) kept.push(`… ${out.length - kept.length} more changes: take browser_snapshot to see the page`);
+  if (truncated) {
+    if (kept[kept.length - 1] === ADDRESSED_LINE) kept.pop();
+    const more = marked.slice(kept.length).filter((line) => line !== ADDRESSED_LINE).length;
+    kept.push(`… ${more} more changes: take browser_snapshot to see the page`);
+  }
   return { text: kept.join('\n'), added, changed, removed, truncated };
 }

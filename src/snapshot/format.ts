@@ -5,15 +5,18 @@
  */
 import type { Capture } from './tree.js';
 import { Priority } from './entry.js';
-import { linesOf } from './lines.js';
+import { linesOf, refBox } from './lines.js';
 import type { Line } from './lineText.js';
 import { MODAL_ROLES } from './roles.js';
 import { NAME_LIMIT, quote, truncate } from './textLimits.js';
 import { stageSync } from '../stages.js';
 import { sayOnce, summariseRepeats } from './compact.js';
-import { bandMargin } from './region.js';
+import { bandMargin, bandSpan } from './region.js';
+import { hiddenTextLine } from './hiddenText.js';
+import { markAddressed } from './addressed.js';
 import { framesToName, loadingFramesLine } from './loadingFrames.js';
 import { countTokens } from './tokens.js';
+import { wallLine } from './wallLine.js';
 
 
 export type SnapshotScope = 'viewport' | 'page';
@@ -29,6 +32,8 @@ export interface FormatOptions {
   find?: string;
   /** Refs first seen in this snapshot: marked `new`. */
   newRefs?: Set<string>;
+  /** Names of the secrets browser_type may type into this page (its origin or a frame's): said in the header. */
+  secrets?: string[];
 }
 
 export interface FormattedSnapshot {
@@ -136,6 +141,16 @@ function blockersFirst(lines: Line[], keep: boolean[], overlayControls: string[]
   return [order.map((i) => lines[i]!), order.map((i) => keep[i]!)];
 }
 
+/** Where a snapshot looks, for the count of hidden text (page coordinates): the band, a subtree's box, or everywhere. */
+function hiddenBand(capture: Capture, options: FormatOptions): { span: [number, number]; width?: number } | undefined {
+  const { scrollY, viewportWidth } = capture.metrics;
+  if (options.ref) {
+    const box = refBox(capture, options.ref);
+    return box ? { span: [box.y + scrollY, box.y + box.height + scrollY] } : undefined;
+  }
+  return options.scope === 'viewport' && !options.find ? { span: bandSpan(capture.metrics), width: viewportWidth } : undefined;
+}
+
 export function formatSnapshot(capture: Capture, options: FormatOptions): FormattedSnapshot {
   const { metrics } = capture;
   const wholePage = options.scope === 'page' && !options.ref && !options.find;
@@ -203,9 +218,15 @@ export function formatSnapshot(capture: Capture, options: FormatOptions): Format
   const beyond = (where: string, distance: number, counts: string) =>
     distance > 1 ? `${where} ${px(distance)}${counts ? `: ${counts}` : ''}` : counts ? `${where}: ${counts}` : '';
   if (metrics.scrollY <= 0 && belowPx <= 1) header.push('whole page in view');
+  const hidden = hiddenTextLine(capture.hiddenText, hiddenBand(capture, options), !!options.find);
+  if (hidden) header.push(hidden);
   if (capture.stoppedLoop) header.push('! the page kept reloading or redirecting by itself; it was stopped to be read, so it may be incomplete');
+  const wall = options.ref || options.find ? undefined : wallLine(capture, options.secrets);
+  if (wall) header.push(...wall.lines);
   const modal = lines.find((l) => MODAL_ROLES.has(l.kind));
-  if (modal) header.push(`! a ${modal.kind} is open and may block the page: ${modal.text.replace(/:$/, '')}`);
+  if (wall?.namesCover) {
+    // The wall's line says what covers the page.
+  } else if (modal) header.push(`! a ${modal.kind} is open and may block the page: ${modal.text.replace(/:$/, '')}`);
   else if (capture.overlay && !options.ref) {
     header.push(`! an overlay covers ${Math.round(capture.overlay.coverage * 100)}% of the screen and may block clicks: ${quote(truncate(capture.overlay.text, 80))}${capture.overlay.controls.length ? ' (its controls are listed first)' : ''}`);
   }
@@ -290,7 +311,8 @@ function applyBudget(lines: Line[], keep: boolean[], header: string[], footer: s
     }
   }
 
-  const body = lines.filter((_, i) => keep[i]).map(render);
+  // Text that speaks to the agent is the page's, and the line before it says so (addressed.ts).
+  const body = markAddressed(lines.filter((_, i) => keep[i]).map(render));
   const parts = [...header, ...body, ...footer];
   if (unread) {
     parts.push(`[cut to fit ${maxTokens} tokens: ${tallyText(countKinds(cut, true, new Map(unread.counts)))}; ${unread.note}]`);

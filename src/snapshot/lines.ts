@@ -57,6 +57,13 @@ function wordingOf(capture: Capture, view: LinesView): Wording {
   };
 }
 
+/** Where one ref's element is drawn, in the top document's viewport (the frames it sits in placed on the page). */
+export function refBox(capture: Capture, ref: string): { x: number; y: number; width: number; height: number } | undefined {
+  const box = findSubtree(capture.tree, ref)?.box;
+  const offset = frameOffset(capture.tree, ref) ?? { x: 0, y: 0 };
+  return box ? { x: box.x + offset.x, y: box.y + offset.y, width: box.width, height: box.height } : undefined;
+}
+
 function findSubtree(nodes: Array<AriaNode | string>, ref: string): AriaNode | undefined {
   for (const node of nodes) {
     if (typeof node === 'string') continue;

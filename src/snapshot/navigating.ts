@@ -17,8 +17,13 @@ const LOOP_ATTEMPTS = 2;
 /** Visits of the main frame to one address, during one load, after which the page counts as a loop. */
 const LOOP_VISITS = 3;
 
-/** Tabs whose next documents are being refused (`holdDocument`), with how many holds are on each. */
-const holds = new WeakMap<Page, number>();
+/**
+ * How many holds a tab has on its document now (`holdDocument`): while one is on, the tab does not leave the
+ * document it shows. One per tab, kept with the tab by its owner and handed to every capture and load of it.
+ */
+export interface DocumentHolds {
+  count: number;
+}
 
 /**
  * Runs `read` (a capture) until it is not cut short by a navigation: after each loss, once the new document is
@@ -26,13 +31,13 @@ const holds = new WeakMap<Page, number>();
  * (`holdDocument`) for one more read, and its document marked (`HELD_KEY`) so that later reads say so too.
  * `read` is told whether to give up at once when the tab starts loading another document (not while held).
  */
-export async function readThroughNavigations<T>(page: Page, read: (watchLeaving: boolean) => Promise<T>): Promise<{ value: T; held: boolean }> {
+export async function readThroughNavigations<T>(page: Page, holds: DocumentHolds, read: (watchLeaving: boolean) => Promise<T>): Promise<{ value: T; held: boolean }> {
   let release: (() => Promise<void>) | undefined;
   try {
     for (let attempt = 0; ; attempt++) {
       try {
         // A held tab does not leave its document: the requests that would are refused.
-        const value = await read(!release && !holds.get(page));
+        const value = await read(!release && !holds.count);
         if (release) await markHeld(page);
         return { value, held: !!release };
       } catch (error) {
@@ -44,7 +49,7 @@ export async function readThroughNavigations<T>(page: Page, read: (watchLeaving:
             hint: 'Take browser_snapshot once more, or navigate to another address: the loop may need a cookie or a login that this session lacks.',
           });
         }
-        if (attempt === LOOP_ATTEMPTS) release = await holdDocument(page);
+        if (attempt === LOOP_ATTEMPTS) release = await holdDocument(page, holds);
         // Until the new document is parsed, or replaced in turn (then the next try comes at once).
         const next = release ? undefined : leaving(page);
         await Promise.race([page.waitForLoadState('domcontentloaded', { timeout: 5_000 }).catch(() => {}), next?.promise.catch(() => {})]);
@@ -76,7 +81,7 @@ export interface Loop {
  * document counts as a GET) the tab is held (`holdDocument`) on the document it is loading. A chain of
  * navigations that each lead somewhere new (the hops of a sign-in) is followed to its end.
  */
-export function holdIfLooping(page: Page): Loop {
+export function holdIfLooping(page: Page, holds: DocumentHolds): Loop {
   const visits = new Map<string, number>();
   const visit = (method: string, url: string) => {
     const address = `${method} ${url.split('#')[0]}`;
@@ -93,7 +98,7 @@ export function holdIfLooping(page: Page): Loop {
     // A redirect's next hop is the same visit: a form posted to its own address and sent back there is no loop.
     if (holding || !request.isNavigationRequest() || request.redirectedFrom() || !isMainFrame(page, request)) return;
     if (ownLoads > 0) return void ownLoads--;
-    if (visit(request.method(), request.url()) >= LOOP_VISITS) holding = holdDocument(page, onRefused);
+    if (visit(request.method(), request.url()) >= LOOP_VISITS) holding = holdDocument(page, holds, onRefused);
   };
   page.on('request', onRequest);
   return {
@@ -132,7 +137,7 @@ export function leaving(page: Page): { promise: Promise<never>; dispose(): void 
  * A document that asked to be replaced while it was still loading stops there: Chromium parses it no further
  * and it never reaches DOMContentLoaded. `onRefused` hears of each refusal.
  */
-export async function holdDocument(page: Page, onRefused?: () => void): Promise<() => Promise<void>> {
+export async function holdDocument(page: Page, holds: DocumentHolds, onRefused?: () => void): Promise<() => Promise<void>> {
   const refuse = (route: Route) => {
     const request = route.request();
     if (!request.isNavigationRequest() || !isMainFrame(page, request)) return route.fallback();
@@ -140,9 +145,9 @@ export async function holdDocument(page: Page, onRefused?: () => void): Promise<
     return route.abort('aborted');
   };
   await page.route('**/*', refuse);
-  holds.set(page, (holds.get(page) ?? 0) + 1);
+  holds.count++;
   return async () => {
-    holds.set(page, (holds.get(page) ?? 1) - 1);
+    holds.count--;
     await page.unroute('**/*', refuse).catch(() => {});
   };
 }

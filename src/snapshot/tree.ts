@@ -3,8 +3,10 @@
  * with the page's facts. Every snapshot module reads these; only capture.ts makes them.
  */
 import type { ElementFacts, Overlay, PageMetrics } from './facts.js';
+import type { HiddenSpot } from './hiddenText.js';
 import type { PortionRest } from './portion.js';
 import type { RegionTallies } from './region.js';
+import type { WallSignals } from './walls.js';
 
 export type { ElementFacts, Overlay, PageMetrics };
 
@@ -57,6 +59,8 @@ export interface Capture {
   /** Facts about elements, keyed by box (facts.ts). */
   fields: Map<string, ElementFacts>;
   overlay?: Overlay;
+  /** What stands between the agent and the page's content, if anything (walls.ts). */
+  walls?: WallSignals;
   /** Identifies the document: a new value means a navigation replaced the page and its refs. */
   documentId: number;
   /** A frame with controls did not answer for its facts: values inside frames are masked, as secrets could not be told apart. */
@@ -69,6 +73,8 @@ export interface Capture {
   partFrames?: LoadingFrame[];
   /** The page kept replacing its document by itself (a reload loop), so its loading was stopped to read it. */
   stoppedLoop?: boolean;
+  /** Where text a person cannot see was left out of the capture (hiddenText.ts). */
+  hiddenText?: HiddenSpot[];
 }
 
 /** A frame the capture left out, as the snapshot names it. */

@@ -4,18 +4,17 @@
  * the conversation that called it, and ends by its deadline whatever the page does.
  */
 import { createTool } from '@mastra/core/tools';
-import type { Page } from 'playwright-core';
 import { z } from 'zod';
 import type { ResolvedConfig } from '../config.js';
 import { BrowserToolError, ERROR_CODES, toBrowserToolError } from '../errors.js';
 import { announcement } from '../files/downloads.js';
-import type { RefManager } from '../refs.js';
 import type { Deadline } from '../deadline.js';
 import type { SessionRegistry } from '../session/registry.js';
 import type { BrowserSession } from '../session/session.js';
 import type { Tab } from '../session/tab.js';
 import { elementsSchema, resultElements, sessionRefs, type ResultElement } from './elements.js';
 import { toModelText, type ResultLike } from './modelText.js';
+import { BOUNDARY_NOTE, boundaryOf } from './boundary.js';
 import { traceToolCall } from './toolSpan.js';
 
 export interface ToolContext {
@@ -26,13 +25,19 @@ export interface ToolContext {
 /** What a handler gets: its session and active tab, the call's deadline, and a list for notices the model should read. */
 export interface CallContext {
   session: BrowserSession;
-  refs: RefManager;
   config: ResolvedConfig;
-  page: Page;
-  /** The active tab's state (dialogs, downloads, requests); `tab.page` is `page`. */
+  /** The tab the call acts on, the session's active one: its page (`tab.page`), refs (`tab.refs`), dialogs and downloads. */
   tab: Tab;
   notices: string[];
   deadline: Deadline;
+  /** What Mastra handed the tool call (its suspend and resume, an MCP client's elicitation), for the tools that ask a person. */
+  host?: unknown;
+}
+
+/** What the handler of a tool that needs no page gets (`needsPage: false`): no tab, unless it asks for one. */
+export interface PagelessCallContext extends Omit<CallContext, 'tab'> {
+  /** The active tab, as a page tool's call gets it (opening the browser, context and a tab if needed): for an input that needs the page after all. */
+  openTab(): Promise<Tab>;
 }
 
 export const errorSchema = z.object({
@@ -44,16 +49,16 @@ export const errorSchema = z.object({
 });
 
 const noticesSchema = z.array(z.string()).optional().describe('Things you should know about this call, such as a browser restart.');
+const boundarySchema = z.string().optional().describe("The session's content boundary: the text the model reads puts what came from the page between its markers (boundary.ts).");
 
-export type ToolResult<T> = ({ ok: true; notices?: string[]; elements?: ResultElement[] } & T) | { ok: false; error: z.infer<typeof errorSchema>; notices?: string[] };
+export type ToolResult<T> = ({ ok: true; notices?: string[]; elements?: ResultElement[]; boundary?: string } & T) | { ok: false; error: z.infer<typeof errorSchema>; notices?: string[]; boundary?: string };
 
-export interface BrowserToolDefinition<I extends z.ZodTypeAny, O extends z.ZodRawShape> {
+interface ToolDefinitionBase<I extends z.ZodTypeAny, O extends z.ZodRawShape> {
   id: string;
   description: string;
   input: I;
   /** Shape of a successful result, besides `ok` and `notices`. */
   output: O;
-  handle: (input: z.infer<I>, call: CallContext) => Promise<z.infer<z.ZodObject<O>>>;
   /** Run even while a dialog blocks the page (only browser_dialog and browser_tabs need this). */
   runsWhileDialogOpen?: boolean;
   /**
@@ -73,7 +78,26 @@ export interface BrowserToolDefinition<I extends z.ZodTypeAny, O extends z.ZodRa
   handlesHungTab?: boolean;
   /** Shapes what the model receives, e.g. an image; by default the result as plain text (modelText.ts). */
   toModelOutput?: (output: ToolResult<z.infer<z.ZodObject<O>>>) => unknown;
+  /** Its description says how page content is marked off in results, while the boundary is on (boundary.ts). */
+  describesBoundary?: boolean;
+  /** What the call suspends with and is resumed with, for a tool that pauses for a person (Mastra's suspend and resume). */
+  suspendSchema?: z.ZodTypeAny;
+  resumeSchema?: z.ZodTypeAny;
 }
+
+/** A tool that acts on the page: its handler gets the active tab, opened if none is. */
+export interface PageToolDefinition<I extends z.ZodTypeAny, O extends z.ZodRawShape> extends ToolDefinitionBase<I, O> {
+  needsPage?: true;
+  handle: (input: z.infer<I>, call: CallContext) => Promise<z.infer<z.ZodObject<O>>>;
+}
+
+/** A tool that works without a page (a list of downloads, a saved file): its call opens no browser, context or tab. */
+export interface PagelessToolDefinition<I extends z.ZodTypeAny, O extends z.ZodRawShape> extends ToolDefinitionBase<I, O> {
+  needsPage: false;
+  handle: (input: z.infer<I>, call: PagelessCallContext) => Promise<z.infer<z.ZodObject<O>>>;
+}
+
+export type BrowserToolDefinition<I extends z.ZodTypeAny, O extends z.ZodRawShape> = PageToolDefinition<I, O> | PagelessToolDefinition<I, O>;
 
 /** A RequestContext entry that names the session outright, e.g. one per workflow run: `requestContext.set('browserSession', runId)`. */
 export const SESSION_CONTEXT_KEY = 'browserSession';
@@ -100,16 +124,17 @@ export function sessionKey(context: unknown, config: ResolvedConfig): string {
 export function defineBrowserTool<I extends z.ZodTypeAny, O extends z.ZodRawShape>(definition: BrowserToolDefinition<I, O>) {
   // Results that can show refs list them as data too (elements.ts); the others are not declared with the list.
   const showsRefs = 'snapshot' in definition.output || 'changes' in definition.output;
-  const success = z.object({ ok: z.literal(true), notices: noticesSchema, ...(showsRefs ? { elements: elementsSchema } : {}), ...definition.output });
-  const failure = z.object({ ok: z.literal(false), error: errorSchema, notices: noticesSchema });
+  const success = z.object({ ok: z.literal(true), notices: noticesSchema, boundary: boundarySchema, ...(showsRefs ? { elements: elementsSchema } : {}), ...definition.output });
+  const failure = z.object({ ok: z.literal(false), error: errorSchema, notices: noticesSchema, boundary: boundarySchema });
   const outputSchema = z.union([success, failure]);
 
   const factory = (context: ToolContext) => {
     const tool = createTool({
       id: definition.id,
-      description: definition.description,
+      description: definition.describesBoundary && context.config.contentBoundary ? definition.description + BOUNDARY_NOTE : definition.description,
       inputSchema: definition.input,
       outputSchema,
+      ...(definition.suspendSchema ? { suspendSchema: definition.suspendSchema, resumeSchema: definition.resumeSchema } : {}),
       // In an Agent loop Mastra validates the arguments itself and hands its error object here, not to execute.
       toModelOutput: ((output: unknown) => {
         const result = (isMastraValidationError(output) ? fromValidationError(output) : output) as ToolResult<z.infer<z.ZodObject<O>>>;
@@ -117,7 +142,7 @@ export function defineBrowserTool<I extends z.ZodTypeAny, O extends z.ZodRawShap
       }) as (output: unknown) => unknown,
       execute: async (input: z.infer<I>, mastraContext: unknown) => {
         const key = sessionKey(mastraContext, context.config);
-        return traceToolCall(definition.id, mastraContext, () => runTool(definition, context, input, key), () => context.registry.peek(key)?.tabs.activeTab?.url()) as Promise<z.infer<typeof outputSchema>>;
+        return traceToolCall(definition.id, mastraContext, () => runTool(definition, context, input, key, false, mastraContext), () => context.registry.peek(key)?.tabs.activeTab?.page.url()) as Promise<z.infer<typeof outputSchema>>;
       },
     });
     // Mastra checks arguments against the schema before our code runs and answers with its own error shape;
@@ -191,37 +216,54 @@ async function runTool<I extends z.ZodTypeAny, O extends z.ZodRawShape>(
   input: z.infer<I>,
   key: string,
   forPerson = false,
+  host?: unknown,
 ): Promise<ToolResult<z.infer<z.ZodObject<O>>>> {
   const notices: string[] = [];
+  // What came from the page is marked off in the text the model reads (boundary.ts), errors' snapshots too.
+  let boundary: { boundary: string } | undefined;
   try {
     rejectHugeStrings(input);
     definition.validate?.(input, context.config);
     const budget = budgetOf(definition, input, context.config);
     const { session, notices: sessionNotices } = await context.registry.get(key, budget);
+    if (context.config.contentBoundary) boundary = { boundary: boundaryOf(session) };
     // A person's call leaves what the session must tell (it was closed and started again) to the agent's next call.
     if (forPerson) session.tellNextCall(sessionNotices);
     else notices.push(...sessionNotices);
     const what = definition.id.replace(/^browser_/, '');
-    return await session.run(budget, what, async (deadline, active) => {
-      notices.push(...active.notices);
-      const pending = active.tab.pendingDialog;
-      if (pending && !definition.runsWhileDialogOpen) {
-        throw new BrowserToolError('dialog_open', `A ${pending.type} dialog is open: ${JSON.stringify(pending.message)}. The page is frozen until it is answered.`);
-      }
-      const call: CallContext = { session, refs: session.refs, config: context.config, page: active.page, tab: active.tab, notices, deadline };
+    return await session.run(budget, what, async (deadline, openTab) => {
+      // The active tab, with what the model must know of it, once per call.
+      const tab = async () => {
+        const active = await openTab();
+        notices.push(...active.notices);
+        const pending = active.tab.pendingDialog;
+        if (pending && !definition.runsWhileDialogOpen) {
+          throw new BrowserToolError('dialog_open', `A ${pending.type} dialog is open: ${JSON.stringify(pending.message)}. The page is frozen until it is answered.`);
+        }
+        return active.tab;
+      };
+      const base = { session, config: context.config, notices, deadline, host };
+      let opened: Promise<Tab> | undefined;
       const label = callLabel(definition.id, input);
       session.downloads.callStarted(label, { forPerson });
       const arrived = forPerson ? [] : session.downloads.takeAnnouncements();
       if (arrived.length) notices.push(announcement(arrived));
-      const data = await definition.handle(input, call).finally(() => session.downloads.callEnded(label));
-      const blocked = session.tabs.all().flatMap((page) => session.tabs.tabOf(page).takeBlocked());
+      const handling = definition.needsPage === false ? definition.handle(input, { ...base, openTab: () => (opened ??= tab()) }) : tab().then((active) => definition.handle(input, { ...base, tab: active }));
+      const data = await handling.finally(() => session.downloads.callEnded(label));
+      const blocked = session.tabs.all().flatMap((other) => other.loading.takeRefused());
       if (blocked.length) notices.push(blockedNotice(blocked));
       // The refs the result shows, as data for programs (elements.ts); the model reads them in the text.
-      const elements = resultElements(data, sessionRefs(session.refs, [session.tabs.activeTab, ...session.tabs.all()]));
-      return { ok: true as const, ...data, ...elements, ...(notices.length ? { notices } : {}) };
+      const elements = resultElements(data, sessionRefs([session.tabs.activeTab, ...session.tabs.all()]));
+      // Scrubbed as a whole, elements included: a secret a page echoes back is named, never shown.
+      return scrubbed(context, { ok: true as const, ...data, ...elements, ...(notices.length ? { notices } : {}), ...boundary });
     }, { slot: !definition.waits, checkTab: !definition.handlesHungTab, forPerson });
   } catch (error) {
     const toolError = toBrowserToolError(error, definition.id.replace(/^browser_/, ''));
-    return { ok: false as const, error: toolError.toJSON(), ...(notices.length ? { notices } : {}) };
+    return scrubbed(context, { ok: false as const, error: toolError.toJSON(), ...(notices.length ? { notices } : {}), ...boundary });
   }
+}
+
+/** A result with every secret value the vault handed out replaced by its name: a page may echo one back. */
+function scrubbed<T>(context: ToolContext, result: T): T {
+  return context.config.secrets ? context.config.secrets.scrub(result) : result;
 }

@@ -6,9 +6,8 @@
  * model would read, so it holds nothing the text does not (passwords stay masked); the role and the whole name
  * come from the refs the session handed out. modelText.ts leaves the list out of what the model reads.
  */
-import type { Page } from 'playwright-core';
 import { z } from 'zod';
-import type { RefManager } from '../refs.js';
+import type { Tab } from '../session/tab.js';
 
 export const elementsSchema = z
   .array(
@@ -89,11 +88,11 @@ export function resultElements(data: Record<string, unknown>, lookup: RefLookup)
 }
 
 /** Looks a ref up among those the session handed out for its tabs' pages, the active tab's first. */
-export function sessionRefs(refs: Pick<RefManager, 'refsOf'>, pages: Array<Page | undefined>): RefLookup {
+export function sessionRefs(tabs: Array<Pick<Tab, 'refs'> | undefined>): RefLookup {
   let known: Array<Map<string, { role: string; name: string }>> | undefined;
   return (ref) => {
-    known ??= [...new Set(pages)].flatMap((page) => {
-      const listed = page && refs.refsOf(page);
+    known ??= [...new Set(tabs)].flatMap((tab) => {
+      const listed = tab?.refs.handedOut();
       return listed ? [new Map(listed.refs.map(([r, role, name]) => [r, { role, name }]))] : [];
     });
     for (const map of known) {

@@ -21,7 +21,7 @@ function omitted(key: string, value: unknown, data: Record<string, unknown>): bo
   if (key === 'url') return data.navigated === false && data.urlChanged !== true;
   // The field's value: said when it is not the text sent (formatted, masked by the page, cut, appended to).
   if (key === 'fieldValue') return data.asTyped === true;
-  // A scroll's view: the lines that came into view stand in for it (scrollView.ts).
+  // A scroll's view: the lines that came into view stand in for it (helpers/scrollView.ts).
   if (key === 'snapshot') return typeof data.cameIntoView === 'string';
   return false;
 }

@@ -8,8 +8,10 @@
  */
 import { modelFields } from './modelCuts.js';
 
-/** Fields the model does not need in the text: sizes of the snapshot and its elements as data, for programs. */
-const FOR_PROGRAMS = new Set(['ok', 'notices', 'tokens', 'refs', 'elements']);
+import { withinBoundary } from './boundary.js';
+
+/** Fields the model does not need in the text: sizes of the snapshot and its elements as data, for programs; the boundary's number, used below. */
+const FOR_PROGRAMS = new Set(['ok', 'notices', 'tokens', 'refs', 'elements', 'boundary']);
 
 function scalar(value: unknown): string {
   if (typeof value === 'string') return value;
@@ -55,6 +57,8 @@ function fieldLines(data: Record<string, unknown>): string[] {
 export interface ResultLike {
   ok: boolean;
   notices?: string[];
+  /** The session's content boundary (boundary.ts): what came from the page is put between its markers. */
+  boundary?: string;
   error?: { code: string; message: string; hint: string; retryable: boolean; snapshot?: string };
   [key: string]: unknown;
 }
@@ -64,10 +68,10 @@ export function resultText(result: ResultLike): string {
   if (!result.ok && result.error) {
     const { code, message, hint, retryable, snapshot } = result.error;
     lines.push(`error ${code} (${retryable ? 'retryable' : 'not retryable'}): ${message}`, `hint: ${hint}`);
-    if (snapshot) lines.push(snapshot);
+    if (snapshot) lines.push(...withinBoundary([snapshot], result.boundary));
     return lines.join('\n');
   }
-  lines.push(...fieldLines(result));
+  lines.push(...withinBoundary(fieldLines(result), result.boundary));
   return lines.length ? lines.join('\n') : 'ok';
 }
 

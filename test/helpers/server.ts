@@ -357,7 +357,7 @@ const MISBEHAVING: Record<string, (url: URL, res: ServerResponse, events: string
     page(
       res,
       'Dead links',
-      `<h1>Dead links</h1><a href="/no-answer">Dead link</a> <a href="/no-answer?tab" target="_blank">Dead tab</a> <a href="/slow-first-byte?ms=2500">Slow link</a> <button onclick="this.textContent = 'Clicked'">Still here</button>` +
+      `<h1>Dead links</h1><a href="/no-answer">Dead link</a> <a href="/no-answer?tab" target="_blank">Dead tab</a> <a href="/slow-first-byte?ms=13000">Slow link</a> <button onclick="this.textContent = 'Clicked'">Still here</button>` +
         `<select aria-label="Jump to" onchange="location.href = this.value"><option value="">Choose</option><option value="/no-answer?menu">Dead page</option></select>`,
     ),
   // An SVG file opened by its address: a document with no body, with text and a link of its own.

@@ -79,7 +79,7 @@ describe('over stdio', { timeout: 180_000 }, () => {
     expect(nav.isError).toBeFalsy();
     expect(nav.content).toHaveLength(1);
     // Plain text, as in a Mastra agent: not the JSON of the result.
-    expect(nav.text).toMatch(/^status: 200\npage "Create your account" /);
+    expect(nav.text).toMatch(/^\d+\{\nstatus: 200\npage "Create your account" /);
     expect(nav.text).not.toContain('"ok"');
     const name = refOf(nav.text, 'textbox', 'Full name *');
 

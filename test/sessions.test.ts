@@ -229,7 +229,7 @@ describe('a tool that needs no page', () => {
     const toolset = createTestToolset();
     const tool = pagelessTool({ registry: toolset.sessions, config: toolset.config });
     try {
-      expect(await tool.execute!({}, { agent: { threadId: 'files' } } as never)).toEqual({ ok: true });
+      expect(await tool.execute!({}, { agent: { threadId: 'files' } } as never)).toEqual({ ok: true, boundary: expect.any(String) });
       expect(toolset.browserInfo).toBeUndefined();
       expect(toolset.sessions.peek('thread:files')?.browserContext).toBeUndefined();
 

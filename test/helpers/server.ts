@@ -171,13 +171,13 @@ const MISBEHAVING: Record<string, (url: URL, res: ServerResponse, events: string
       'Behind stuck images',
       `<h1>Behind stuck images</h1>${[1, 2, 3, 4, 5, 6].map((n) => `<img src="/never?image=${n}" alt="">`).join('')}<script>const until = Date.now() + 200; while (Date.now() < until);</script><script>document.write('<script src="/slow-asset.js?ms=0&what=adds"><\\/script>')</script><button>Buy</button>`,
     ),
-  // Six images that answer after 2 s hold every HTTP/1.1 connection to this server; only then does the script the
-  // parser waits on go out, to answer 1.8 s later and add a button.
+  // Six images that answer after 2.5 s hold every HTTP/1.1 connection to this server; only then does the script the
+  // parser waits on go out, to answer 1 s later and add a button: 3.5 s after the parser met it, 1 s after it went out.
   '/behind-slow-images': (_, res) =>
     page(
       res,
       'Behind slow images',
-      `<h1>Behind slow images</h1>${[1, 2, 3, 4, 5, 6].map((n) => `<img src="/slow-text?ms=2000&amp;text=${n}" alt="">`).join('')}<script>const until = Date.now() + 200; while (Date.now() < until);</script><script>document.write('<script src="/slow-asset.js?ms=1800&what=adds"><\\/script>')</script><button>Buy</button>`,
+      `<h1>Behind slow images</h1>${[1, 2, 3, 4, 5, 6].map((n) => `<img src="/slow-text?ms=2500&amp;text=${n}" alt="">`).join('')}<script>const until = Date.now() + 200; while (Date.now() < until);</script><script>document.write('<script src="/slow-asset.js?ms=1000&what=adds"><\\/script>')</script><button>Buy</button>`,
     ),
   // Six head style sheets that never answer hold every HTTP/1.1 connection Chromium opens to this server; the
   // script the parser then waits on, from the same server, answers at once but is held back behind them.

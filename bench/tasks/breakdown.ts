@@ -79,6 +79,7 @@ const OURS_OTHER_FIELDS = new Set(['newTab', 'dialogs', 'downloads', 'invalidFie
 const OURS_BLOCKS: Record<string, Part> = {
   changes: 'changes',
   snapshot: 'elements',
+  cameIntoView: 'elements',
   markdown: 'text',
   text: 'text',
   loading: 'loading',

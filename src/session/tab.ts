@@ -48,6 +48,8 @@ export class Tab implements LoadingTab {
   closing = false;
   /** Opened by a page (target=_blank, window.open) and not yet mentioned by a result. */
   unreported = false;
+  /** The lines the model read of the tab's page, for its document (tools/helpers/scrollView.ts, DECISIONS 130). */
+  read: { documentId: number | undefined; lines: Set<string> } | undefined;
   /** Loading in the background (a resumed session's tab), with the page it is on its way to: listed at it meanwhile. */
   private arriving: { url: string; title: string } | undefined;
   private dialogs: DialogEvent[] = [];

@@ -6,6 +6,7 @@
  * label, its first line says what it is. An error keeps its code, message, hint and retryability, and arrives
  * as an error result. `execute()` still returns the typed object for workflows and MCP.
  */
+import { modelFields } from './modelCuts.js';
 
 import { withinBoundary } from './boundary.js';
 
@@ -38,10 +39,9 @@ function fieldLines(data: Record<string, unknown>): string[] {
   const header = snapshot.split('\n', 1)[0]!;
   const short: string[] = [];
   const blocks: string[] = [];
-  for (const [key, value] of Object.entries(data)) {
+  for (const [key, value] of modelFields(data)) {
     if (FOR_PROGRAMS.has(key) || value === undefined || value === '') continue;
     if ((key === 'url' || key === 'title') && typeof value === 'string' && header.includes(value)) continue;
-    if (key === 'ref' && Object.values(data).some((other) => other !== value && typeof other === 'string' && other.startsWith(`${value} `))) continue;
     if (Array.isArray(value)) {
       if (value.length) blocks.push(`${key}:`, ...listLines(value));
     } else if (isBlock(value)) {

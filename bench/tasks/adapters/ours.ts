@@ -71,7 +71,10 @@ export class OursAdapter implements Adapter {
       if (typeof result.error?.snapshot === 'string') observation.view = parseOurs(result.error.snapshot, 'error snapshot');
       return observation;
     }
-    if (typeof result.snapshot === 'string' && result.snapshot) {
+    if (typeof result.cameIntoView === 'string') {
+      // A scroll's text shows the lines that came into view, not the whole view: the policy reads what the model reads.
+      observation.view = parseOurs(result.cameIntoView, name, true, false);
+    } else if (typeof result.snapshot === 'string' && result.snapshot) {
       // A subtree, a search or a whole-page listing is seen, but the page as the default snapshot shows it stays the reference.
       const part = args.ref !== undefined || args.find !== undefined || args.scope === 'page';
       observation.view = parseOurs(result.snapshot, name === 'browser_snapshot' ? (part ? 'part' : 'snapshot') : name, part);

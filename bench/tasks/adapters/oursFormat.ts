@@ -97,11 +97,12 @@ function rowItems(body: string, depth: number, header: boolean): RawItem[] | und
   return [row, ...cells.flatMap((cell) => cellItems(cell, header ? 'columnheader' : 'cell', depth + 1))];
 }
 
-export function parseOurs(text: string, source: string, partial = false): View {
+/** `partial`: the view shows part of the page; `diff`: its lines are a diff's (`+`, `~`, `-`). */
+export function parseOurs(text: string, source: string, partial = false, diff = partial): View {
   const raw: RawItem[] = [];
   let tableStarts = false;
   for (let line of text.split('\n')) {
-    if (partial) {
+    if (diff) {
       const op = line[0];
       if (op === '-') continue; // gone from the page
       if (op === '+' || op === '~') line = line.slice(2);

@@ -97,6 +97,7 @@ export const typeTool = defineBrowserTool({
     typedInto: z.string().describe('Role and name of the field.'),
     // Not named `value`: Mastra hands a result with a top-level `value` to the model as that value alone.
     fieldValue: z.string().describe('The value of the field after typing (masked for password fields).'),
+    asTyped: z.boolean().describe('True when the field holds exactly the text sent.'),
     submitted: z.boolean(),
     ...effectsShape,
   },
@@ -151,9 +152,10 @@ export const typeTool = defineBrowserTool({
 
     // An editor may keep a space as a no-break space, or a line as a paragraph: compared with whitespace collapsed.
     const flat = (value: string) => (editable ? value.replace(/\s+/g, ' ').trim() : value);
-    if (!submit && flat(typed.value) !== flat(text) && replace) {
+    const asTyped = flat(typed.value) === flat(text);
+    if (!submit && !asTyped && replace) {
       call.notices.push(`The field holds ${typed.password ? 'a different value' : JSON.stringify(typed.value)} rather than the text sent: the page may limit or format what it accepts.`);
     }
-    return { ref: target.ref, typedInto: label, fieldValue: typed.password ? MASK : typed.value, submitted: !!submit, ...effects };
+    return { ref: target.ref, typedInto: label, fieldValue: typed.password ? MASK : typed.value, asTyped, submitted: !!submit, ...effects };
   },
 });

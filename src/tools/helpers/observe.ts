@@ -12,6 +12,7 @@ import { currentDocumentId, diffCaptures, type Capture } from '../../snapshot/in
 import { stageSync } from '../../stages.js';
 import type { CallContext } from '../defineTool.js';
 import { openingOf, shownDocument } from './fileReading.js';
+import { noteRead } from './scrollView.js';
 
 /** How long an action waits for a file it downloaded to be saved before answering with it listed as downloading. */
 const DOWNLOAD_SAVE_WAIT_MS = 5_000;
@@ -24,6 +25,7 @@ export const loadingSchema = z
 export const effectsShape = {
   url: z.string().describe('The URL of the active tab after the action.'),
   navigated: z.boolean().describe('True when the action loaded a new page: refs from before are no longer valid.'),
+  urlChanged: z.boolean().describe('True when the address changed: a new page, or a route change within the page.'),
   changes: z
     .string()
     .optional()
@@ -107,14 +109,15 @@ export async function observeAction(call: CallContext, action: () => Promise<unk
   const { page, refs } = tab;
   const tabsBefore = new Set(session.tabs.all());
   const documentBefore = await currentDocumentId(page);
+  const urlBefore = page.url();
   const before: Capture | undefined = refs.lastCapture(documentBefore) ?? (await refs.snapshot().catch(() => undefined))?.capture;
 
   session.tabs.takePopups(); // anything opened earlier is reported by the tool call's notices, not as this action's tab
   const run = await runAction(tab, action, { deadline, navigationTimeout: config.navigationTimeout, expectPopup: options.expectPopup });
-  if (run.kind === 'dialog') return { url: page.url(), navigated: false, dialogs: tab.takeDialogs() };
+  if (run.kind === 'dialog') return { url: page.url(), navigated: false, urlChanged: page.url() !== urlBefore, dialogs: tab.takeDialogs() };
   if (run.kind === 'neverCame') throw documentNeverCame(run.url, run.seconds, run.inNewTab);
 
-  const effects: Effects = { url: page.isClosed() ? '' : page.url(), navigated: false };
+  const effects: Effects = { url: page.isClosed() ? '' : page.url(), navigated: false, urlChanged: false };
   const dialogs = tab.takeDialogs();
   if (dialogs.length) effects.dialogs = dialogs;
   // A download still being saved after a few seconds is listed as downloading: the action has answered.
@@ -128,7 +131,9 @@ export async function observeAction(call: CallContext, action: () => Promise<unk
     session.tabs.activate(opened);
     const settled = await settle(opened, deadline, config.settle, () => opened.refs.capture());
     effects.newTab = { url: opened.page.url(), title: await opened.page.title().catch(() => '') };
-    effects.snapshot = (await opened.refs.snapshot({}, settled.snapshot)).formatted.text;
+    const shown = await opened.refs.snapshot({}, settled.snapshot);
+    effects.snapshot = shown.formatted.text;
+    noteRead(opened, shown.capture.documentId, effects.snapshot);
     if (settled.loading) effects.loading = settled.loading;
     return effects;
   }
@@ -150,8 +155,12 @@ export async function observeAction(call: CallContext, action: () => Promise<unk
     }
   } else await settleAction(tab, run.began, deadline, config.settle);
   const after = await refs.snapshot({}, early);
+  // Read after the page settled: a route change (pushState) often follows the click's first answer.
+  effects.url = page.url();
+  effects.urlChanged = effects.url !== urlBefore;
   if (effects.navigated || !before) {
     effects.snapshot = after.formatted.text;
+    noteRead(tab, after.capture.documentId, effects.snapshot);
     return effects;
   }
   const diff = stageSync('diff against previous capture', () => diffCaptures(before, after.capture));

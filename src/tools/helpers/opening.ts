@@ -11,6 +11,7 @@ import { isAllowedHost } from '../../session/allowlist.js';
 import { alsoHungNotice } from '../../session/tabs.js';
 import type { CallContext } from '../defineTool.js';
 import { downloadShownPdf, openingOf } from './fileReading.js';
+import { noteRead } from './scrollView.js';
 
 const LOCAL_HOST = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\]|0\.0\.0\.0)(:\d+)?(\/|$)/i;
 const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
@@ -173,6 +174,7 @@ export async function openPage(target: string, waitUntil: WaitUntil | undefined,
   if (status !== null && status >= 400) throw answeredWithError(capture.url, { status, statusText: loaded.response?.statusText() ?? '' }, formatted.text);
   const dialogs = tab.takeDialogs();
   const shown = await shownFiles(call);
+  noteRead(tab, capture.documentId, formatted.text);
   return {
     url: capture.url,
     title: capture.title,

@@ -48,7 +48,7 @@ async function ensureSecretField(locator: Locator, what: string): Promise<void> 
   if (kind === 'readonly') throw new BrowserToolError('not_editable', `${what} is read-only or disabled.`, { hint: 'A secret is typed only into a field that takes input; complete the steps that enable it first.' });
 }
 
-export async function typeSecret(call: CallContext, input: { ref: string; secret: string; submit?: boolean; slowly?: boolean }): Promise<{ ref: string; typedInto: string; fieldValue: string; submitted: boolean } & Effects> {
+export async function typeSecret(call: CallContext, input: { ref: string; secret: string; submit?: boolean; slowly?: boolean }): Promise<{ ref: string; typedInto: string; fieldValue: string; asTyped: boolean; submitted: boolean } & Effects> {
   const vault = call.config.secrets;
   if (!vault) {
     throw new BrowserToolError('invalid_input', 'No secrets are configured for this browser.', { hint: 'Type the text with "text" instead, or ask the user: whoever runs the browser configures secrets.' });
@@ -97,6 +97,6 @@ export async function typeSecret(call: CallContext, input: { ref: string; secret
     { checkValidation: !!input.submit },
   );
   if (!held && !input.submit) call.notices.push(`The field holds something other than the secret "${secret.name}": the page may limit or format what it accepts.`);
-  return { ref: target.ref, typedInto: label, fieldValue: SECRET_MASK, submitted: !!input.submit, ...effects };
+  return { ref: target.ref, typedInto: label, fieldValue: SECRET_MASK, asTyped: held, submitted: !!input.submit, ...effects };
 }
 

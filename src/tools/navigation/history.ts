@@ -43,10 +43,10 @@ async function reopenInNewTab(action: Action, call: CallContext): Promise<Effect
     call.notices.push(
       `The tab stopped responding (a script of its page never ended) and was replaced by a new empty tab: the old page and its history are gone; cookies and logins were kept. There was no page to go ${action} to.${alsoHungNotice(alsoClosed)}`,
     );
-    return { moved: false, url: tab.page.url(), navigated: true };
+    return { moved: false, url: tab.page.url(), navigated: true, urlChanged: true };
   }
   const what = action === 'reload' ? 'its page was loaded again' : `the page ${action === 'back' ? 'before' : 'after'} it was opened`;
   const opened: Pick<Effects, 'loading' | 'dialogs' | 'downloads'> & { url: string; snapshot: string } = await openInPlaceOfHungTab(target, undefined, call, what);
   const { url, snapshot, loading, dialogs, downloads } = opened;
-  return { moved: true, url, navigated: true, snapshot, ...(loading ? { loading } : {}), ...(dialogs ? { dialogs } : {}), ...(downloads ? { downloads } : {}) };
+  return { moved: true, url, navigated: true, urlChanged: true, snapshot, ...(loading ? { loading } : {}), ...(dialogs ? { dialogs } : {}), ...(downloads ? { downloads } : {}) };
 }

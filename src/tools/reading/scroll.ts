@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineBrowserTool } from '../defineTool.js';
 import { refSchema, resolveTarget } from '../helpers/target.js';
+import { newPartOf, noteRead } from '../helpers/scrollView.js';
 
 interface ScrollState {
   x: number;
@@ -13,7 +14,7 @@ interface ScrollState {
 export const scrollTool = defineBrowserTool({
   id: 'browser_scroll',
   description:
-    'Scroll the page, or inside an element (ref): a scrollable box, or a widget whose content scrolls inside it (a grid or list that shows only some rows at a time). A ref with nothing to scroll is brought into view. Returns the position, whether top or bottom was reached, and a snapshot.',
+    'Scroll the page, or inside an element (ref): a scrollable box, or a widget whose content scrolls inside it (a grid or list that shows only some rows at a time). A ref with nothing to scroll is brought into view. Returns the position, whether top or bottom was reached, and the lines that came into view (lines read before on this page are counted, not repeated; browser_snapshot shows the whole view).',
   input: z.object({
     direction: z.enum(['down', 'up', 'right', 'left']).optional().describe('Default "down".'),
     amount: z
@@ -29,6 +30,11 @@ export const scrollTool = defineBrowserTool({
     atTop: z.boolean(),
     atBottom: z.boolean(),
     snapshot: z.string().describe('What is visible after scrolling.'),
+    cameIntoView: z
+      .string()
+      .optional()
+      .describe('The lines of the view not read before on this page, each with the lines it sits in (its section, a table\'s header row). The model reads these in place of the whole view.'),
+    unchanged: z.number().optional().describe('Lines of the view left out of cameIntoView because they were read before.'),
   },
   async handle({ direction, amount, ref }, call) {
     const dir = direction ?? 'down';
@@ -88,7 +94,9 @@ export const scrollTool = defineBrowserTool({
     }
     // Let scroll listeners (lazy loading, sticky headers) react before the snapshot.
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const { formatted } = await call.tab.refs.snapshot();
+    const { capture, formatted } = await call.tab.refs.snapshot();
+    const part = newPartOf(call.tab, capture.documentId, formatted.text);
+    noteRead(call.tab, capture.documentId, formatted.text);
     return {
       scrolled,
       x: Math.round(state.x),
@@ -96,6 +104,7 @@ export const scrollTool = defineBrowserTool({
       atTop: state.y <= 0,
       atBottom: state.y >= state.maxY - 1,
       snapshot: formatted.text,
+      ...part,
     };
   },
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { BrowserToolError } from '../../errors.js';
 import { normalizeRef } from '../../session/refs.js';
 import { defineBrowserTool } from '../defineTool.js';
+import { noteRead } from '../helpers/scrollView.js';
 
 export const snapshotTool = defineBrowserTool({
   id: 'browser_snapshot',
@@ -23,9 +24,10 @@ export const snapshotTool = defineBrowserTool({
   },
   budget: 'page',
   describesBoundary: true,
-  async handle({ scope, ref, find, maxTokens }, { tab: { refs }, config }) {
+  async handle({ scope, ref, find, maxTokens }, { tab, config }) {
+    const { refs } = tab;
     const subtree = ref === undefined ? undefined : normalizeRef(ref);
-    const { formatted } = await refs.snapshot({
+    const { capture, formatted } = await refs.snapshot({
       scope: scope ?? 'viewport',
       maxTokens: maxTokens ?? (scope === 'page' && subtree === undefined && !find ? config.pageMaxTokens : config.snapshotMaxTokens),
       ref: subtree,
@@ -38,6 +40,7 @@ export const snapshotTool = defineBrowserTool({
         snapshot: whole.formatted.text,
       });
     }
+    noteRead(tab, capture.documentId, formatted.text);
     return { snapshot: formatted.text, tokens: formatted.tokens, refs: formatted.refsShown };
   },
 });

@@ -5,12 +5,12 @@
  * lets its navigation replace ours: ours is then made again, once. What came of it is returned as data; when the
  * page that arrived is usable is the load policy's (settle.ts).
  */
-import type { Page, Request, Response } from 'playwright-core';
+import type { Response } from 'playwright-core';
 import { toBrowserToolError } from '../errors.js';
 import { stage } from '../stages.js';
-import { sleep, type Deadline } from '../deadline.js';
-import { isMainFrame } from '../snapshot/index.js';
-import { HUNG_ANSWER_MS, rendererAnswers, stopLoading } from './tabControl.js';
+import type { Deadline } from '../deadline.js';
+import { ownRequest } from './ownRequest.js';
+import { stopLoading, TabHung, unlessHung } from './tabControl.js';
 import type { LoadingTab } from './tabLoading.js';
 
 export type WaitUntil = 'load' | 'domcontentloaded' | 'networkidle' | 'commit';
@@ -64,66 +64,4 @@ export async function untilArrived(tab: LoadingTab, url: string, deadline: Deadl
       own.dispose();
     }
   }
-}
-
-/** Thrown out of `unlessHung` when the tab does not answer. */
-class TabHung extends Error {}
-
-/** How long a navigation waits for its page before asking whether the tab still answers at all. */
-const HUNG_CHECK_MS = 2_000;
-
-/**
- * `going` (the navigation), unless its server has answered, the page has still not arrived a while later, and
- * the tab does not answer a trivial script either. Before the answer the tab's silence says nothing: while
- * Chromium awaits a document for it, a tab answers no script at all.
- */
-async function unlessHung(page: Page, going: Promise<Response | null>, own: OwnRequest, deadline: Deadline): Promise<Response | null> {
-  let arrived = false;
-  going.then(
-    () => (arrived = true),
-    () => (arrived = true),
-  );
-  const check = async () => {
-    while (!arrived && !own.hasPage()) await sleep(100);
-    await sleep(Math.min(HUNG_CHECK_MS, deadline.forStep() / 3));
-    if (arrived || (await rendererAnswers(page, Math.min(HUNG_ANSWER_MS, deadline.forStep() / 3))) || arrived) return going;
-    throw new TabHung();
-  };
-  return Promise.race([going, check()]);
-}
-interface OwnRequest {
-  /** True once it has any answer (a redirect counts). */
-  answered(): Promise<boolean>;
-  /** True once its server sent the page itself: an answer that is not a redirect. */
-  hasPage(): boolean;
-  dispose(): void;
-}
-
-/** The main frame's request for `url` (the fragment aside), once made. */
-function ownRequest(page: Page, url: string): OwnRequest {
-  const wanted = url.split('#')[0];
-  let own: Request | undefined;
-  let hasPage = false;
-  const onRequest = (request: Request) => {
-    if (!own && request.isNavigationRequest() && request.url().split('#')[0] === wanted && isMainFrame(page, request)) own = request;
-  };
-  const onResponse = (response: Response) => {
-    const status = response.status();
-    if (own && response.request().isNavigationRequest() && isMainFrame(page, response.request()) && (status < 300 || status >= 400)) hasPage = true;
-  };
-  page.on('request', onRequest);
-  page.on('response', onResponse);
-  return {
-    answered: async () => {
-      if (!own) return false;
-      let last: Request = own;
-      for (let next = last.redirectedTo(); next; next = next.redirectedTo()) last = next;
-      return own !== last || (await last.response().catch(() => null)) !== null;
-    },
-    hasPage: () => hasPage,
-    dispose: () => {
-      page.off('request', onRequest);
-      page.off('response', onResponse);
-    },
-  };
 }

@@ -1,10 +1,12 @@
 /**
- * The two moves the load policy makes on a tab itself: stop what it is loading (Chromium's stop button), and ask
- * whether its renderer still answers (a renderer in an endless loop answers nothing).
+ * The moves the load policy makes on a tab itself: stop what it is loading (Chromium's stop button), ask whether
+ * its renderer still answers (a renderer in an endless loop answers nothing), and wait for a navigation unless the
+ * tab hangs meanwhile.
  */
-import type { Page } from 'playwright-core';
-import { sleep } from '../deadline.js';
+import type { Page, Response } from 'playwright-core';
+import { sleep, type Deadline } from '../deadline.js';
 import { within } from '../within.js';
+import type { OwnRequest } from './ownRequest.js';
 
 /** True when the tab runs a trivial script within `ms`: a hung renderer (an endless loop) does not. */
 export async function runsScript(page: Page, ms: number): Promise<boolean> {
@@ -43,4 +45,30 @@ export async function stopLoading(page: Page): Promise<void> {
   } catch {
     // not Chromium, or the tab is gone: nothing to stop
   }
+}
+
+/** Thrown out of `unlessHung` when the tab does not answer. */
+export class TabHung extends Error {}
+
+/** How long a navigation waits for its page before asking whether the tab still answers at all. */
+const HUNG_CHECK_MS = 2_000;
+
+/**
+ * `going` (the navigation), unless its server has answered, the page has still not arrived a while later, and
+ * the tab does not answer a trivial script either. Before the answer the tab's silence says nothing: while
+ * Chromium awaits a document for it, a tab answers no script at all.
+ */
+export async function unlessHung(page: Page, going: Promise<Response | null>, own: OwnRequest, deadline: Deadline): Promise<Response | null> {
+  let arrived = false;
+  going.then(
+    () => (arrived = true),
+    () => (arrived = true),
+  );
+  const check = async () => {
+    while (!arrived && !own.hasPage()) await sleep(100);
+    await sleep(Math.min(HUNG_CHECK_MS, deadline.forStep() / 3));
+    if (arrived || (await rendererAnswers(page, Math.min(HUNG_ANSWER_MS, deadline.forStep() / 3))) || arrived) return going;
+    throw new TabHung();
+  };
+  return Promise.race([going, check()]);
 }

@@ -13,7 +13,7 @@ import { changedSinceWatch, frameInView, watchChanges } from '../snapshot/index.
 import { stage, stageSync } from '../stages.js';
 import type { LoadingTab } from './tabLoading.js';
 import type { Traffic } from './traffic.js';
-import type { WarmUp } from './untilBuilt.js';
+import type { WarmUp } from './captureWarmUp.js';
 
 export interface Settled<T = never> {
   /** False when the document itself was still arriving at the deadline (a page streamed for ever). */

@@ -12,7 +12,8 @@ import { holdIfLooping, markHeld, type Loop } from '../snapshot/index.js';
 import { untilQuiet, type EarlySnapshot, type Settled } from './quiet.js';
 import { Refusals } from './refusals.js';
 import type { LoadingTab } from './tabLoading.js';
-import { untilBuilt, warmUpWhileWaiting } from './untilBuilt.js';
+import { warmUpWhileWaiting } from './captureWarmUp.js';
+import { untilBuilt } from './untilBuilt.js';
 
 export type { EarlySnapshot, SettlePolicy, Settled };
 

@@ -8,7 +8,7 @@
 import type { Response } from 'playwright-core';
 import type { Deadline } from '../deadline.js';
 import { moveInHistory } from './historyMoves.js';
-import type { Settled } from './quiet.js';
+import type { Settled } from './settled.js';
 import type { LoadingTab } from './tabLoading.js';
 import { stopLoading } from './tabControl.js';
 

@@ -2,7 +2,7 @@
  * The second part of the load policy (settle.ts), once the page is built: until the requests that shape it went
  * quiet for a moment, or `load` fired with nothing awaited in flight, or the cap passed. Requests the page is not
  * waited for (other sites' code, frames out of view, polls) do not count; what is still in flight is reported in
- * one line. The snapshot the caller returns may be taken meanwhile, and kept when the page did not change while
+ * one line (settled.ts). The snapshot the caller returns may be taken meanwhile, and kept when the page did not change while
  * it was taken (`snapshotIfStill`). After an action that stayed on the page, the same rules wait for what the
  * action asked for (`settleAction`).
  */
@@ -15,12 +15,9 @@ import type { LoadingTab } from './tabLoading.js';
 import type { Traffic } from './traffic.js';
 import type { WarmUp } from './captureWarmUp.js';
 
-export interface Settled<T = never> {
-  /** False when the document itself was still arriving at the deadline (a page streamed for ever). */
-  parsed: boolean;
-  /** One line for the result when requests were still in flight: "3 requests (ads.example.com, …)". */
-  loading?: string;
-  /** What `snapshot` took during the quiet window, when the page did not change while it was taken. */
+/** What the quiet part hands on: the early snapshot, when one was kept. */
+export interface Quieted<T> {
+  /** What `early` took during the quiet window, when the page did not change while it was taken. */
   snapshot?: T;
 }
 
@@ -32,16 +29,14 @@ export interface Settled<T = never> {
  */
 export type EarlySnapshot<T> = () => Promise<T>;
 
-/** What the first part of the policy hands on: how long requests were given, and those given up on (refused). */
-export interface AfterBuilt<T> {
-  giveUpMs: number;
-  refused: string | undefined;
+/** What the quiet part is handed: the capture's warm-up begun while the page was built, and the snapshot to take meanwhile. */
+export interface QuietOptions<T> {
   warmUp: WarmUp | undefined;
   early: EarlySnapshot<T> | undefined;
 }
 
 /** Waits until the built page is quiet (see above); the early snapshot, when one was kept, comes with it. */
-export async function untilQuiet<T>(tab: LoadingTab, deadline: Deadline, policy: SettlePolicy, { giveUpMs, refused, warmUp, early }: AfterBuilt<T>): Promise<Settled<T>> {
+export async function untilQuiet<T>(tab: LoadingTab, deadline: Deadline, policy: SettlePolicy, { warmUp, early }: QuietOptions<T>): Promise<Quieted<T>> {
   const page = tab.page;
   const traffic = tab.loading.traffic;
   // The snapshot cannot begin yet: build its helpers while the page waits.
@@ -94,8 +89,7 @@ export async function untilQuiet<T>(tab: LoadingTab, deadline: Deadline, policy:
   }
   if (taken !== undefined) stageSync('load: early snapshot kept', () => {});
   stageSync(`load: last waited for (${traffic.lastAwaitedKind()})`, () => {}); // what held the page, for benchmarks
-  const loading = [refused && `refused ${refused} that did not answer in ${Math.round(giveUpMs / 100) / 10} s`, traffic.describeLoading()].filter(Boolean).join('; ');
-  return { parsed: true, ...(loading ? { loading } : {}), ...(taken !== undefined ? { snapshot: taken } : {}) };
+  return taken !== undefined ? { snapshot: taken } : {};
 }
 
 /**

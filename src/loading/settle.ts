@@ -9,8 +9,9 @@
 import type { SettlePolicy } from '../config.js';
 import type { Deadline } from '../deadline.js';
 import { holdIfLooping, markHeld, type Loop } from '../snapshot/index.js';
-import { untilQuiet, type EarlySnapshot, type Settled } from './quiet.js';
+import { untilQuiet, type EarlySnapshot } from './quiet.js';
 import { Refusals } from './refusals.js';
+import { settledAs, type Settled } from './settled.js';
 import type { LoadingTab } from './tabLoading.js';
 import { warmUpWhileWaiting } from './captureWarmUp.js';
 import { untilBuilt } from './untilBuilt.js';
@@ -45,16 +46,15 @@ export async function settle<T = never>(tab: LoadingTab, deadline: Deadline, pol
   }
 }
 
-/** Built (untilBuilt.ts), then quiet (quiet.ts); requests refused on the way stay refused until then. */
+/** Built (untilBuilt.ts), then quiet (quiet.ts), then what came of it (settled.ts); requests refused on the way stay refused until then. */
 async function settleUnlessLooping<T>(tab: LoadingTab, deadline: Deadline, policy: SettlePolicy, loop: Loop, early?: EarlySnapshot<T>): Promise<Settled<T>> {
   const refusals = new Refusals();
   try {
     // Helpers of the snapshot to come are built while the page waits on the network.
     const warmUp = early ? warmUpWhileWaiting(tab.page, tab.loading.traffic) : undefined;
     const built = await untilBuilt(tab, deadline, policy, loop, refusals, warmUp);
-    if (built.kind === 'closed') return { parsed: true };
-    if (built.kind === 'late') return { parsed: false, loading: tab.loading.traffic.describeLoading('its document is still arriving') };
-    return await untilQuiet(tab, deadline, policy, { giveUpMs: built.giveUpMs, refused: built.refused, warmUp, early });
+    const quiet = built.kind === 'built' ? await untilQuiet(tab, deadline, policy, { warmUp, early }) : undefined;
+    return settledAs(tab.loading.traffic, built, quiet);
   } finally {
     await refusals.end();
   }

@@ -120,11 +120,6 @@ export class Traffic {
     return this.network.ready;
   }
 
-  /** What is still loading, in one line for a result ("3 requests (ads.example.com, …)"), after `about` when given. */
-  describeLoading(about?: string): string | undefined {
-    return [about, describeRequests(this.pendingRequests())].filter(Boolean).join('; ') || undefined;
-  }
-
   /** Requests of this tab still waiting for their answer (a redirected one is followed by its next hop). */
   pendingRequests(): Request[] {
     return [...this.inflight].filter((request) => !request.redirectedTo());
@@ -349,12 +344,4 @@ export class Traffic {
     this.lastAwaited = request;
     if (!this.actsThroughScript(request)) this.lastUnseenActivity = Date.now();
   }
-}
-
-/** "3 requests (ads.example.com, cdn.example.net, …)" */
-export function describeRequests(requests: Request[]): string | undefined {
-  if (!requests.length) return undefined;
-  const hosts = [...new Set(requests.map((request) => hostOf(request.url())))];
-  const shown = hosts.slice(0, 3).join(', ') + (hosts.length > 3 ? ', …' : '');
-  return `${requests.length} request${requests.length === 1 ? '' : 's'} (${shown})`;
 }

@@ -21,13 +21,12 @@ import type { Refusals } from './refusals.js';
 import { removeSheetLinks } from './sheetLinks.js';
 import type { LoadingTab } from './tabLoading.js';
 import { stopLoading } from './tabControl.js';
-import { describeRequests } from './traffic.js';
 
 /** Loads of the page, each refusing what was given up on before it: a page may hold its parser on more than one request that never answers. */
 const MAX_RELOADS = 3;
 
 /** How the first part ended: built (with what was given up on on the way), its document still arriving at the deadline, or the tab closed. */
-export type Built = { kind: 'built'; giveUpMs: number; refused: string | undefined } | { kind: 'late' } | { kind: 'closed' };
+export type Built = { kind: 'built'; giveUpMs: number; refused: Request[] } | { kind: 'late' } | { kind: 'closed' };
 
 /**
  * Waits until the page that just committed is built. A script or style sheet the parser or rendering waits on is
@@ -70,5 +69,5 @@ export async function untilBuilt(tab: LoadingTab, deadline: Deadline, policy: Se
     await stopLoading(page);
     break;
   }
-  return { kind: 'built', giveUpMs, refused: describeRequests([...givenUp.values()].filter((request) => !newForms.has(request.url()))) };
+  return { kind: 'built', giveUpMs, refused: [...givenUp.values()].filter((request) => !newForms.has(request.url())) };
 }

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readMarkup } from '../src/loading/markup.js';
+import { awaitedInFlight } from '../src/loading/quiet.js';
 import { Traffic } from '../src/loading/traffic.js';
 import { siteOf } from '../src/loading/sites.js';
 import { recordStages, stopRecordingStages } from '../src/stages.js';
@@ -700,13 +701,13 @@ describe("whose request it is: the page's, or another site's code", () => {
       await page.goto(env.server.url(`/tagged?src=${encodeURIComponent(tracker)}`), { waitUntil: 'domcontentloaded' });
       const hits = () => traffic.pendingRequests().filter((request) => request.resourceType() === 'fetch').length;
       await expect.poll(hits).toBe(1);
-      await expect.poll(() => traffic.awaitedInFlight(), { timeout: 5_000 }).toBe(0);
+      await expect.poll(() => awaitedInFlight(traffic), { timeout: 5_000 }).toBe(0);
       // The page's own button calls the tag's function: that hit is the page's request, and waited for (an
       // action's tools say it begins, so an endpoint asked before is not taken for a poll).
       traffic.actionBegins();
       await page.getByRole('button', { name: 'Send' }).click();
       await expect.poll(hits).toBe(2);
-      await expect.poll(() => traffic.awaitedInFlight(), { timeout: 5_000 }).toBe(1);
+      await expect.poll(() => awaitedInFlight(traffic), { timeout: 5_000 }).toBe(1);
     } finally {
       await page.close();
     }
@@ -725,7 +726,7 @@ describe('streams that stay open', () => {
         await expect.poll(() => page.locator('#news').textContent()).toBe('Markets open');
         // Both stay in flight: an image is never waited for, the stream no longer once it has answered.
         expect(traffic.pendingRequests()).toHaveLength(2);
-        expect(traffic.awaitedInFlight()).toBe(0);
+        expect(awaitedInFlight(traffic)).toBe(0);
       } finally {
         await page.close();
       }

@@ -18,8 +18,8 @@ export class FrameDocuments {
 
   constructor(
     private readonly page: Page,
-    /** Told when a frame has parsed its document. */
-    private readonly onParsed: () => void,
+    /** Told when what a frame loads may no longer be waited for: it parsed its document, or was placed out of view. */
+    private readonly onLessAwaited: () => void,
   ) {}
 
   /** A frame's document has begun to arrive. */
@@ -48,10 +48,16 @@ export class FrameDocuments {
     return this.page.frames().filter((frame) => this.loads.has(frame) && !this.parsedFrames.has(frame) && !frame.isDetached());
   }
 
-  /** Records where a frame of the tab's document sits (see `Traffic.placeFrame`). */
+  /**
+   * Records where a frame of the tab's document sits. What a frame outside the viewport snapshot's band loads
+   * (its document, and everything in it) is not waited for: the snapshot does not show it, and a page of
+   * embedded videos or ads far down would otherwise be held by its slowest frame.
+   */
   place(frame: Frame, inView: boolean): void {
     this.framesPlaced.add(frame);
-    if (!inView) this.framesOutOfView.add(frame);
+    if (inView) return;
+    this.framesOutOfView.add(frame);
+    this.onLessAwaited();
   }
 
   placed(frame: Frame): boolean {
@@ -81,6 +87,6 @@ export class FrameDocuments {
     await frame.waitForLoadState('domcontentloaded', { timeout: 60_000 }).catch(() => {});
     if (this.loads.get(frame) !== loads || frame.isDetached()) return;
     this.parsedFrames.add(frame);
-    this.onParsed();
+    this.onLessAwaited();
   }
 }

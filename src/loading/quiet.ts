@@ -6,13 +6,13 @@
  * it was taken (`snapshotIfStill`). After an action that stayed on the page, the same rules wait for what the
  * action asked for (`settleAction`).
  */
-import type { Frame, Page } from 'playwright-core';
+import type { Frame, Page, Request } from 'playwright-core';
 import type { SettlePolicy } from '../config.js';
 import { sleep, type Deadline } from '../deadline.js';
 import { changedSinceWatch, frameInView, watchChanges } from '../snapshot/index.js';
 import { stage, stageSync } from '../stages.js';
 import type { LoadingTab } from './tabLoading.js';
-import type { Traffic } from './traffic.js';
+import { shapesThePage, type Traffic } from './traffic.js';
 import type { WarmUp } from './captureWarmUp.js';
 
 /** What the quiet part hands on: the early snapshot, when one was kept. */
@@ -50,7 +50,7 @@ export async function untilQuiet<T>(tab: LoadingTab, deadline: Deadline, policy:
     .finally(() => (loadAwaited = false));
   // `load` ends the wait only with nothing awaited in flight and nothing started since: a page's own data
   // request (an app fetching what it shows once its shell has loaded) is waited for like any other.
-  const settled = () => networkSettled(traffic, policy) || (loadedAt !== undefined && traffic.awaitedInFlight() === 0 && traffic.awaitedQuietFor() >= Date.now() - loadedAt);
+  const settled = () => networkSettled(traffic, policy) || (loadedAt !== undefined && awaitedInFlight(traffic) === 0 && traffic.awaitedQuietFor() >= Date.now() - loadedAt);
   let attempts = 0;
   let taken: T | undefined;
   for (let round = 0; ; round++) {
@@ -60,8 +60,8 @@ export async function untilQuiet<T>(tab: LoadingTab, deadline: Deadline, policy:
     taken = undefined;
     const quiet = (async () => {
       while (quietWait && !settled() && taken === undefined) {
-        // Frames found out of view are not waited for (Traffic.placeFrame); each is looked up once.
-        const toPlace = placing ? [] : traffic.framesToPlace();
+        // Frames found out of view are not waited for (FrameDocuments.place); each is looked up once.
+        const toPlace = placing ? [] : framesToPlace(traffic);
         if (toPlace.length) placing = placeFrames(page, toPlace, traffic).finally(() => (placing = undefined));
         const begin = early && !taking && attempts < EARLY_ATTEMPTS ? mayTakeEarly(traffic, policy, attempts) : undefined;
         if (early && begin) {
@@ -100,10 +100,10 @@ export async function untilQuiet<T>(tab: LoadingTab, deadline: Deadline, policy:
  */
 export async function settleAction(tab: LoadingTab, since: number, deadline: Deadline, policy: SettlePolicy): Promise<void> {
   const traffic = tab.loading.traffic;
-  if (!traffic.awaitedInFlightSince(since)) return;
+  if (!awaitedInFlightSince(traffic, since)) return;
   const capEnds = Date.now() + Math.min(policy.maxMs, deadline.forStep());
   await stage('action: its requests', async () => {
-    while (Date.now() < capEnds && !networkSettled(traffic, policy, traffic.awaitedInFlightSince(since))) await sleep(10);
+    while (Date.now() < capEnds && !networkSettled(traffic, policy, awaitedInFlightSince(traffic, since))) await sleep(10);
   });
 }
 
@@ -124,9 +124,9 @@ const EARLY_ATTEMPTS = 3;
  *   them.
  */
 function mayTakeEarly(traffic: Traffic, policy: SettlePolicy, attempts: number): 'answered' | 'silent' | 'scripts out' | undefined {
-  if (traffic.awaitedInFlight() === 0) return 'answered';
+  if (awaitedInFlight(traffic) === 0) return 'answered';
   if (traffic.awaitedQuietFor() >= policy.quietMs / 2) return 'silent';
-  if (attempts === 0 && traffic.unseenInFlight() === 0) return 'scripts out';
+  if (attempts === 0 && unseenInFlight(traffic) === 0) return 'scripts out';
   return undefined;
 }
 
@@ -162,15 +162,15 @@ async function snapshotIfStill<T>(page: Page, traffic: Traffic, policy: SettlePo
  * Every script, style sheet and data request the page waits for has its answer and nothing new started for a
  * moment; or, when one of them never answers, nothing started or ended for the whole window. What is left in
  * flight is not waited for: images and fonts fill in boxes the page already has, and scripts of other sites
- * (tag managers, ads, widgets: `Traffic.awaitedInFlight`) arrive on their own schedule.
+ * (tag managers, ads, widgets: `Traffic.awaitedRequests`) arrive on their own schedule.
  */
-function networkSettled(traffic: Traffic, policy: SettlePolicy, inFlight = traffic.awaitedInFlight()): boolean {
+function networkSettled(traffic: Traffic, policy: SettlePolicy, inFlight = awaitedInFlight(traffic)): boolean {
   return traffic.awaitedQuietFor() >= quietWindow(policy, inFlight);
 }
 
 /** Milliseconds until `networkSettled` would hold if no request started or ended meanwhile (at least 1). */
 function quietIn(traffic: Traffic, policy: SettlePolicy): number {
-  return Math.max(1, Math.ceil(quietWindow(policy, traffic.awaitedInFlight()) - traffic.awaitedQuietFor()));
+  return Math.max(1, Math.ceil(quietWindow(policy, awaitedInFlight(traffic)) - traffic.awaitedQuietFor()));
 }
 
 /** How long the awaited requests must have been quiet: a tenth of the window once all have answered, else all of it. */
@@ -178,8 +178,44 @@ function quietWindow(policy: SettlePolicy, inFlight: number): number {
   return inFlight === 0 ? policy.quietMs / 10 : policy.quietMs;
 }
 
+/**
+ * Shaping requests in flight that the load policy waits for (`Traffic.awaitedRequests`), a redirected one counted
+ * once, by its next hop.
+ */
+function awaitedShaping(traffic: Traffic): Request[] {
+  return traffic.awaitedRequests().filter((request) => shapesThePage(request) && !request.redirectedTo());
+}
+
+/** How many of them are in flight: none left is what lets the quiet window shrink to a tenth (`quietWindow`). */
+export function awaitedInFlight(traffic: Traffic): number {
+  return awaitedShaping(traffic).length;
+}
+
+/** Of those, the ones that started at `time` (Date.now()) or later: what an action made the page ask for. */
+function awaitedInFlightSince(traffic: Traffic, time: number): number {
+  return awaitedShaping(traffic).filter((request) => (traffic.waits.askedAtOf(request) ?? 0) >= time).length;
+}
+
+/** Of those, the ones whose effect the change watch could not see when they answer (`Traffic.unseenActivitySince`). */
+function unseenInFlight(traffic: Traffic): number {
+  return awaitedShaping(traffic).filter((request) => !traffic.actsThroughScript(request)).length;
+}
+
+/**
+ * Frames of the tab's document not yet placed (`FrameDocuments.place`) that have a request in flight the page is
+ * waited for: their document, or what it loads.
+ */
+function framesToPlace(traffic: Traffic): Frame[] {
+  const frames = new Set<Frame>();
+  for (const request of traffic.awaitedRequests()) {
+    const frame = traffic.frames.ofDocument(request.frame());
+    if (frame && !traffic.frames.placed(frame)) frames.add(frame);
+  }
+  return [...frames];
+}
+
 /** Looks up where each frame sits; one whose element cannot be read counts as in view, and is waited for. */
 async function placeFrames(page: Page, frames: Frame[], traffic: Traffic): Promise<void> {
-  await Promise.all(frames.map(async (frame) => traffic.placeFrame(frame, await frameInView(page, frame).catch(() => true))));
+  await Promise.all(frames.map(async (frame) => traffic.frames.place(frame, await frameInView(page, frame).catch(() => true))));
 }
 

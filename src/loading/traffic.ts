@@ -12,6 +12,11 @@ import { hostOf, siteOfUrl } from './sites.js';
 
 /** Resource types whose arrival can add, remove or restyle content (`networkQuietFor`). */
 const SHAPES_THE_PAGE = new Set(['document', 'script', 'stylesheet', 'xhr', 'fetch', 'eventsource']);
+
+/** True for a request whose arrival can change what the page shows: a document, script, style sheet or data request. */
+export function shapesThePage(request: Request): boolean {
+  return SHAPES_THE_PAGE.has(request.resourceType());
+}
 /**
  * Of those, the ones that change the tab's own document only by running script in it, where the change watch
  * (snapshot/changes.ts) sees what they do. A style sheet restyles without a DOM change, and a frame's requests
@@ -31,9 +36,9 @@ export class Traffic {
   /** The last start or end of a shaping request the load policy waits for (`awaitedQuietFor`), and its request. */
   private lastAwaitedActivity = Date.now();
   private lastAwaited: Request | undefined;
-  /** Requests not waited for: other sites' code running in the page, style sheets for print or speech (`awaitedInFlight`). */
+  /** Requests not waited for: other sites' code running in the page, style sheets for print or speech (`awaitedRequests`). */
   private readonly notAwaited = new WeakSet<Request>();
-  /** The last start or end of a shaping request whose effect the change watch cannot see (`unseenInFlight`). */
+  /** The last start or end of a shaping request whose effect the change watch cannot see (`unseenActivitySince`). */
   private lastUnseenActivity = Date.now();
   private documentDoneAt = 0;
   /** The request of the main frame's latest document, and its site ("" when it has none, as about:blank). */
@@ -42,7 +47,7 @@ export class Traffic {
   /** What the main document's markup says about its requests (markup.ts); unknown until it has been read. */
   private markup: MarkupReading | undefined;
   /** The frames inside the page: whether each has its document, has parsed it, and where it sits. */
-  private readonly frames: FrameDocuments;
+  readonly frames: FrameDocuments;
 
   /** What the tab's document has asked for data since it loaded or since the last action (`isPoll`). */
   private readonly polls = new Polls();
@@ -55,7 +60,7 @@ export class Traffic {
   constructor(private readonly page: Page) {
     this.network = new ChromiumNetwork(page, (url) => this.sortInFlight((request) => request.url() === url));
     this.waits = new RequestWaits(this.network, () => this.pendingRequests());
-    // Once a frame is parsed, what it still loads may no longer be waited for.
+    // Once a frame is parsed, or placed out of view, what it still loads may no longer be waited for.
     this.frames = new FrameDocuments(page, () => this.sortInFlight());
     page.on('request', (request) => {
       // blob:, data: and the like come from the tab itself: nothing to wait for, and Playwright may never end them.
@@ -168,14 +173,14 @@ export class Traffic {
 
   /**
    * Like `networkQuietFor`, but counting only the requests the load policy waits for: every shaping request but
-   * other sites' code (`awaitedInFlight`).
+   * other sites' code (`awaitedRequests`).
    */
   awaitedQuietFor(): number {
     return Date.now() - Math.max(this.lastAwaitedActivity, this.documentDoneAt);
   }
 
   /**
-   * Shaping requests in flight that the load policy waits for. Not waited for: other sites' code, that is the
+   * Requests in flight that the load policy waits for, the page's own document aside. Not waited for: other sites' code, that is the
    * scripts the tab's document loads from sites its markup does not wait for (tag managers, analytics, ads,
    * widgets; markup.ts) and the data requests only such scripts made, and what a frame of another site loads
    * once its document is parsed. Such code arrives on its own schedule and would hold every page by its slowest
@@ -185,18 +190,13 @@ export class Traffic {
    * another medium than a screen: they change nothing on screen. Nor an event stream once it has answered: it
    * never ends.
    */
-  awaitedInFlight(): number {
-    return this.countShaping((request) => !this.notAwaited.has(request));
+  awaitedRequests(): Request[] {
+    return [...this.inflight].filter((request) => request !== this.document && !this.notAwaited.has(request));
   }
 
   /** An action begins: what the page asks for from now on is its doing, even a question it has asked before. */
   actionBegins(): void {
     this.polls.forget();
-  }
-
-  /** Of `awaitedInFlight`, those that started at `time` (Date.now()) or later: what an action made the page ask for. */
-  awaitedInFlightSince(time: number): number {
-    return this.countShaping((request) => !this.notAwaited.has(request) && (this.waits.askedAtOf(request) ?? 0) >= time);
   }
 
   /**
@@ -226,11 +226,6 @@ export class Traffic {
     return `${request.resourceType()}${request.frame() === this.page.mainFrame() ? '' : ' in a frame'}`;
   }
 
-  /** Shaping requests in flight whose effect the change watch could not see when they answer (`unseenActivitySince`). */
-  unseenInFlight(): number {
-    return this.countShaping((request) => !this.notAwaited.has(request) && !this.actsThroughScript(request));
-  }
-
   /**
    * Frames whose document has not begun to arrive, with the host it is asked from. Such a frame has nothing
    * to show yet, and Playwright's capture would wait on it for as long as it is allowed (capture.ts).
@@ -250,43 +245,13 @@ export class Traffic {
     return this.frames.beingParsed().map((frame) => ({ frame, host: hostOf(frame.url()) }));
   }
 
-  /**
-   * Frames of the tab's document not yet placed (`placeFrame`) that have a request in flight the page is waited
-   * for: their document, or what it loads.
-   */
-  framesToPlace(): Frame[] {
-    const frames = new Set<Frame>();
-    for (const request of this.inflight) {
-      if (request === this.document || this.notAwaited.has(request)) continue;
-      const frame = this.frames.ofDocument(request.frame());
-      if (frame && !this.frames.placed(frame)) frames.add(frame);
-    }
-    return [...frames];
-  }
-
-  /**
-   * Records where a frame of the tab's document sits. What a frame outside the viewport snapshot's band loads
-   * (its document, and everything in it) is not waited for: the snapshot does not show it, and a page of
-   * embedded videos or ads far down would otherwise be held by its slowest frame.
-   */
-  placeFrame(frame: Frame, inView: boolean): void {
-    this.frames.place(frame, inView);
-    if (!inView) this.sortInFlight();
-  }
-
-  /** Shaping requests in flight (the page's own document aside) for which `also` holds. */
-  private countShaping(also: (request: Request) => boolean): number {
-    let count = 0;
-    for (const request of this.inflight) if (request !== this.document && SHAPES_THE_PAGE.has(request.resourceType()) && !request.redirectedTo() && also(request)) count++;
-    return count;
-  }
-
   /** A data request of the tab's document asking again what it asked since it loaded or the last action (polls.ts). */
   private isPoll(request: Request): boolean {
     return request.frame() === this.page.mainFrame() && this.polls.isRepeat(request);
   }
 
-  private actsThroughScript(request: Request): boolean {
+  /** True for a request whose effect on the tab's document the change watch sees: it acts there by running script. */
+  actsThroughScript(request: Request): boolean {
     return ACTS_THROUGH_SCRIPT.has(request.resourceType()) && request.frame() === this.page.mainFrame();
   }
 
@@ -337,7 +302,7 @@ export class Traffic {
   }
 
   private noteActivity(request: Request): void {
-    if (!SHAPES_THE_PAGE.has(request.resourceType())) return;
+    if (!shapesThePage(request)) return;
     this.lastNetworkActivity = Date.now();
     if (this.notAwaited.has(request)) return;
     this.lastAwaitedActivity = Date.now();

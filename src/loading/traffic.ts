@@ -12,17 +12,17 @@ import { hostOf, siteOfUrl } from './sites.js';
 
 /** Resource types whose arrival can add, remove or restyle content (`networkQuietFor`). */
 const SHAPES_THE_PAGE = new Set(['document', 'script', 'stylesheet', 'xhr', 'fetch', 'eventsource']);
-
-/** True for a request whose arrival can change what the page shows: a document, script, style sheet or data request. */
-export function shapesThePage(request: Request): boolean {
-  return SHAPES_THE_PAGE.has(request.resourceType());
-}
 /**
  * Of those, the ones that change the tab's own document only by running script in it, where the change watch
  * (snapshot/changes.ts) sees what they do. A style sheet restyles without a DOM change, and a frame's requests
  * change a document the watch does not observe.
  */
 const ACTS_THROUGH_SCRIPT = new Set(['script', 'xhr', 'fetch', 'eventsource']);
+
+/** True for a request whose arrival can change what the page shows: a document, script, style sheet or data request. */
+export function shapesThePage(request: Request): boolean {
+  return SHAPES_THE_PAGE.has(request.resourceType());
+}
 
 /** An EventSource, or a fetch answered as one (`text/event-stream`, as chat and live-update pages read theirs). */
 function isEventStream(request: Request, contentType = ''): boolean {
@@ -180,15 +180,14 @@ export class Traffic {
   }
 
   /**
-   * Requests in flight that the load policy waits for, the page's own document aside. Not waited for: other sites' code, that is the
-   * scripts the tab's document loads from sites its markup does not wait for (tag managers, analytics, ads,
-   * widgets; markup.ts) and the data requests only such scripts made, and what a frame of another site loads
-   * once its document is parsed. Such code arrives on its own schedule and would hold every page by its slowest
-   * part. What it does in the document is seen by the change watch, so an early snapshot it changes is not
+   * Requests in flight that the load policy waits for, the page's own document aside. Not waited for: other sites'
+   * code, that is the scripts the tab's document loads from sites its markup does not wait for (tag managers,
+   * analytics, ads, widgets; markup.ts) and the data requests only such scripts made, and what a frame of another
+   * site loads once its document is parsed. Such code arrives on its own schedule and would hold every page by its
+   * slowest part. What it does in the document is seen by the change watch, so an early snapshot it changes is not
    * returned; what it does after the load returned shows in the next result. A frame is waited for until it is
-   * parsed: the page is not shown with a frame still blank. Nor style sheets the markup links for print or
-   * another medium than a screen: they change nothing on screen. Nor an event stream once it has answered: it
-   * never ends.
+   * parsed: the page is not shown with a frame still blank. Nor style sheets the markup links for print or another
+   * medium than a screen: they change nothing on screen. Nor an event stream once it has answered: it never ends.
    */
   awaitedRequests(): Request[] {
     return [...this.inflight].filter((request) => request !== this.document && !this.notAwaited.has(request));

@@ -2,9 +2,9 @@
  * The second part of the load policy (settle.ts), once the page is built: until the requests that shape it went
  * quiet for a moment, or `load` fired with nothing awaited in flight, or the cap passed. Requests the page is not
  * waited for (other sites' code, frames out of view, polls) do not count; what is still in flight is reported in
- * one line (settled.ts). The snapshot the caller returns may be taken meanwhile, and kept when the page did not change while
- * it was taken (`snapshotIfStill`). After an action that stayed on the page, the same rules wait for what the
- * action asked for (`settleAction`).
+ * one line (settled.ts). The snapshot the caller returns may be taken meanwhile, and kept when the page did not
+ * change while it was taken (`snapshotIfStill`). After an action that stayed on the page, the same rules wait for
+ * what the action asked for (`settleAction`).
  */
 import type { Frame, Page, Request } from 'playwright-core';
 import type { SettlePolicy } from '../config.js';

@@ -10,8 +10,8 @@
 import type { ElementHandle, JSHandle, Locator, Page } from 'playwright-core';
 import type { Deadline } from '../../deadline.js';
 
-/** Steps over all boxes in one call: a 400 px grid of 42 px rows goes about 400 rows deep. */
-const MAX_STEPS = 60;
+/** Steps over all boxes in one call: a 400 px grid of 42 px rows goes about 1,700 rows deep (the call's time may end it sooner). */
+const MAX_STEPS = 200;
 /** A step moves this much of the box's height, keeping some rows of the last screen so none is skipped. */
 const STEP = 0.9;
 /** A box has redrawn when it has not changed for this long after a step (capped by `STEP_WAIT_MS`). */
@@ -40,6 +40,8 @@ export interface ScrollSearch {
   skipped: number;
   /** What the model reads: which box moved, how far, and what came of it. */
   said: string;
+  /** The box searched is around the element the find was limited to (a row of it): its matches are outside that element. */
+  around: boolean;
 }
 
 interface Box {
@@ -50,6 +52,8 @@ interface Box {
   max: number;
   /** It holds the focused text field. */
   holdsTyping: boolean;
+  /** It is around the element the find was limited to, not inside it. */
+  around: boolean;
 }
 
 interface Step {
@@ -79,11 +83,17 @@ function collectBoxes(root: Element): Element[] {
     }
     for (const child of node.children) stack.push(child);
   }
+  // An element inside a box (a row of a list that has no ref of its own) stands for the box around it.
+  if (!found.length && root !== document.documentElement) {
+    for (let up = root.parentElement; up && up !== document.body && up !== document.scrollingElement; up = up.parentElement) {
+      if (up.scrollHeight > up.clientHeight + 1 && /(auto|scroll|overlay)/.test(getComputedStyle(up).overflowY)) return [up];
+    }
+  }
   return found.sort((a, b) => b.clientWidth * b.clientHeight - a.clientWidth * a.clientHeight);
 }
 
 /** In the page: what each box is and where it stands. */
-function describeBoxes(boxes: Element[]): Box[] {
+function describeBoxes(boxes: Element[], root: Node): Box[] {
   let active: Element | null = document.activeElement;
   while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
   const typing = !!active && (active.matches('input, textarea, select') || (active as HTMLElement).isContentEditable);
@@ -104,6 +114,7 @@ function describeBoxes(boxes: Element[]): Box[] {
       height: box.clientHeight,
       max: box.scrollHeight - box.clientHeight,
       holdsTyping,
+      around: box !== root && box.contains(root),
     };
   });
 }
@@ -176,7 +187,7 @@ export async function findByScrolling(page: Page, scope: Locator | undefined, te
   let handle: JSHandle<Element[]> | undefined;
   try {
     handle = await deadline.race(root.evaluateHandle(collectBoxes), 'find: looking for scroll boxes');
-    const boxes = await deadline.race(handle.evaluate(describeBoxes), 'find: looking for scroll boxes');
+    const boxes = await deadline.race(handle.evaluate(describeBoxes, root), 'find: looking for scroll boxes');
     if (!boxes.length) return undefined;
     return await search(handle, boxes, query, text.trim(), deadline);
   } finally {
@@ -239,9 +250,9 @@ async function search(handle: JSHandle<Element[]>, boxes: Box[], query: string, 
   }
   const what = ends.length === 1 ? `the ${ends[0]} to its end and back` : `${ends.length} scroll boxes to their ends and back`;
   const said = ends.length
-    ? `${what} (${steps} steps): ${JSON.stringify(text)} is not drawn anywhere in ${ends.length === 1 ? 'it' : 'them'}`
+    ? `${what} (${steps} ${steps === 1 ? 'step' : 'steps'}): ${JSON.stringify(text)} is not drawn anywhere in ${ends.length === 1 ? 'it' : 'them'}`
     : 'no scroll box was searched';
-  return { found: false, boxes: searched, steps, px: 0, reachedEnd: !stopped && ends.length > 0, stopped, skipped, said: withSkipped(said) };
+  return { found: false, boxes: searched, steps, px: 0, reachedEnd: !stopped && ends.length > 0, stopped, skipped, said: withSkipped(said), around: boxes.some((box) => box.around) };
 
   function done(box: Box, { y, max }: Step, found: boolean): ScrollSearch {
     const moved = y - box.y;
@@ -249,7 +260,7 @@ async function search(handle: JSHandle<Element[]>, boxes: Box[], query: string, 
     const said = found
       ? `${where}, to the first match (${px(max - y)} more below)`
       : `${where}, then stopped (${stopped === 'time' ? 'the time for one call ran out' : `${MAX_STEPS} steps are the most for one call`}), ${px(max - y)} before its end: not drawn so far. Left there: find again to go on`;
-    return { found, boxes: searched, steps, px: Math.round(moved), reachedEnd: false, stopped: found ? undefined : stopped, skipped, said: withSkipped(said) };
+    return { found, boxes: searched, steps, px: Math.round(moved), reachedEnd: false, stopped: found ? undefined : stopped, skipped, said: withSkipped(said), around: box.around };
   }
 
   function withSkipped(said: string): string {

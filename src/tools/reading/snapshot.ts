@@ -20,7 +20,7 @@ export const snapshotTool = defineBrowserTool({
       .string()
       .optional()
       .describe(
-        'Only elements and text containing this, with their section and heading. When nothing matches, boxes that draw their rows only as they scroll (virtual grids and lists) are scrolled until the text is drawn, and left there so its refs work; the result says how far. With ref, only inside that element: give the grid\'s ref when the text also appears elsewhere on the page (in the task or a heading).',
+        'Only elements and text containing this, with their section and heading. When nothing matches, boxes that draw their rows only as they scroll (virtual grids and lists) are scrolled until the text is drawn, and left there so its refs work; the result says how far. With ref, only inside that element: give the ref of the grid or list, or of any row in it, when the text also appears elsewhere on the page (in the task or a heading).',
       ),
     maxTokens: z.number().int().min(200).max(100_000).optional().describe('Token budget; the least useful lines are cut first, and the cut is reported.'),
   }),
@@ -61,7 +61,8 @@ export const snapshotTool = defineBrowserTool({
     if (query && formatted.matches === 0 && (formatted.text || !subtree)) {
       const scopeElement = subtree ? (await resolveTarget(call, subtree, 'find in')).locator : undefined;
       search = await findByScrolling(tab.page, scopeElement, query, call.deadline);
-      if (search && (search.found || search.stopped)) ({ capture, formatted } = await refs.snapshot(options));
+      // A ref inside the list (a row) stood for the list around it: the match is outside the ref, so the find looks page-wide.
+      if (search && (search.found || search.stopped)) ({ capture, formatted } = await refs.snapshot(search.around ? { ...options, ref: undefined } : options));
     }
     if (subtree && !formatted.text) {
       const whole = await refs.snapshot();
@@ -71,7 +72,7 @@ export const snapshotTool = defineBrowserTool({
       });
     }
     noteRead(tab, capture.documentId, formatted.text);
-    const scrolled = search ? (({ said, ...data }) => ({ scrolled: said, scrollSearch: data }))(search) : {};
+    const scrolled = search ? (({ said, around, ...data }) => ({ scrolled: said, scrollSearch: data }))(search) : {};
     return { snapshot: formatted.text, tokens: formatted.tokens, refs: formatted.refsShown, ...scrolled };
   },
 });

@@ -9,7 +9,7 @@ import { resolveTarget } from '../helpers/target.js';
 export const snapshotTool = defineBrowserTool({
   id: 'browser_snapshot',
   description:
-    'Read the page as compact text: title, URL, scroll position, then one line per element you can act on (ref, role, name, value, states, link target) with headings and short text. The other tools take these refs (e12). By default only the visible part is listed, with counts of what lies above and below (scroll, or use scope "page"). To reach a row of a long grid or list that draws only the rows in view, use find (with the grid\'s ref) in one call instead of scrolling it step by step.',
+    'Read the page as compact text: title, URL, scroll position, then one line per element you can act on (ref, role, name, value, states, link target) with headings and short text. The other tools take these refs (e12). By default only the visible part is listed, with counts of what lies above and below (scroll, or use scope "page"). To reach a row of a long grid or list that draws only the rows in view, use find with the ref of the grid or list (or of a row in it): one call scrolls it to the text, in place of scrolling step by step.',
   input: z.object({
     scope: z
       .enum(['viewport', 'page'])

@@ -252,7 +252,8 @@ async function search(handle: JSHandle<Element[]>, boxes: Box[], query: string, 
   const said = ends.length
     ? `${what} (${steps} ${steps === 1 ? 'step' : 'steps'}): ${JSON.stringify(text)} is not drawn anywhere in ${ends.length === 1 ? 'it' : 'them'}`
     : 'no scroll box was searched';
-  return { found: false, boxes: searched, steps, px: 0, reachedEnd: !stopped && ends.length > 0, stopped, skipped, said: withSkipped(said), around: boxes.some((box) => box.around) };
+  const cut = stopped ? `, then stopped (${stopped === 'time' ? 'the time for one call ran out' : `${MAX_STEPS} steps are the most for one call`}) before the other boxes` : '';
+  return { found: false, boxes: searched, steps, px: 0, reachedEnd: !stopped && ends.length > 0, stopped, skipped, said: withSkipped(said + cut), around: boxes.some((box) => box.around) };
 
   function done(box: Box, { y, max }: Step, found: boolean): ScrollSearch {
     const moved = y - box.y;

@@ -63,6 +63,8 @@ export const snapshotTool = defineBrowserTool({
       search = await findByScrolling(tab.page, scopeElement, query, call.deadline);
       // A ref inside the list (a row) stood for the list around it: the match is outside the ref, so the find looks page-wide.
       if (search && (search.found || search.stopped)) ({ capture, formatted } = await refs.snapshot(search.around ? { ...options, ref: undefined } : options));
+      // Drawn in the box but in no line: text a person cannot see (hiddenText.ts) is left out of every snapshot.
+      if (search?.found && formatted.matches === 0) search = { ...search, found: false, said: `${search.said}, but the text there is hidden from view and not listed` };
     }
     if (subtree && !formatted.text) {
       const whole = await refs.snapshot();

@@ -43,6 +43,8 @@ export interface FormattedSnapshot {
   refsShown: number;
   /** Lines left out to respect the budget. */
   linesCut: number;
+  /** For a find: how many lines hold the text. */
+  matches?: number;
 }
 
 function plural(count: number, word: string): string {
@@ -189,9 +191,9 @@ export function formatSnapshot(capture: Capture, options: FormatOptions): Format
   // The whole page is for finding what to act on: controls and headings, not paragraphs (browser_read reads).
   if (wholePage) lines.forEach((line, i) => (keep[i] = keep[i]! && line.priority !== Priority.Text));
   let findNote = '';
+  let matches = 0;
   if (options.find) {
     const query = options.find.toLowerCase();
-    let matches = 0;
     lines.forEach((line, i) => {
       keep[i] = line.text.toLowerCase().includes(query) && line.sectionEnd === undefined;
       if (keep[i]) matches++;
@@ -247,7 +249,7 @@ export function formatSnapshot(capture: Capture, options: FormatOptions): Format
   if (besideTally) footer.push(`beside: ${besideTally} (scrolled out sideways)`);
 
   const formatted = stageSync('snapshot: token budget', () => applyBudget(ordered, orderedKeep, header, footer, options.maxTokens, leftUnread(capture, options)));
-  return { ...formatted, refsShown: formatted.refsShown + twins };
+  return { ...formatted, refsShown: formatted.refsShown + twins, ...(options.find ? { matches } : {}) };
 }
 
 /**

@@ -14,8 +14,11 @@ const SAID_WHEN_TRUE = new Set(['navigated', 'submitted', 'atTop', 'atBottom']);
 /** Fields for programs that also steer the text: whether the address changed, whether a field holds the text sent. */
 const STEERING = new Set(['urlChanged', 'asTyped']);
 
+/** Data a line of the text already says in words: a find's scrolling (`scrolled` says it). */
+const SAID_IN_WORDS = new Set(['scrollSearch']);
+
 function omitted(key: string, value: unknown, data: Record<string, unknown>): boolean {
-  if (STEERING.has(key) || ECHOES.has(key)) return true;
+  if (STEERING.has(key) || ECHOES.has(key) || SAID_IN_WORDS.has(key)) return true;
   if (SAID_WHEN_TRUE.has(key)) return value === false;
   // An action's address: said when it changed (a new page shows it on its page line, a route change here).
   if (key === 'url') return data.navigated === false && data.urlChanged !== true;

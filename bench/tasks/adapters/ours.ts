@@ -30,6 +30,7 @@ export class OursAdapter implements Adapter {
   readonly description = 'this package (mastra-browser-toolset), default options; text = JSON of each result (or toModelOutput)';
   readonly pressTargetsRef = true;
   readonly dialogStyle = 'after' as const;
+  readonly findScrolls = true;
   private toolset: BrowserToolset | undefined;
 
   async start(): Promise<void> {
@@ -126,7 +127,7 @@ export class OursAdapter implements Adapter {
       case 'subtree':
         return this.call('browser_snapshot', { ref: request.ref });
       case 'find':
-        return this.call('browser_snapshot', { find: request.text });
+        return this.call('browser_snapshot', request.ref ? { ref: request.ref, find: request.text } : { find: request.text });
       case 'read':
         return this.call('browser_read', request.ref ? { ref: request.ref } : {});
       case 'full':

@@ -39,7 +39,7 @@ export interface Need {
 export type ViewRequest =
   | { kind: 'page'; maxTokens?: number }
   | { kind: 'subtree'; ref: string }
-  | { kind: 'find'; text: string }
+  | { kind: 'find'; text: string; ref?: string }
   | { kind: 'read'; ref?: string }
   | { kind: 'full' };
 
@@ -58,6 +58,11 @@ export interface Adapter {
    * or by a `trigger` tool that clicks and answers in one call (clickWithDialog).
    */
   readonly dialogStyle: 'after' | 'trigger';
+  /**
+   * A find limited to an element (`view({ kind: 'find', ref })`) scrolls it until the text is drawn: one call
+   * reaches a far row of a virtual grid or list.
+   */
+  readonly findScrolls?: boolean;
   /** Refs are renumbered by every snapshot, so refs of earlier views must not be used. */
   readonly refsFromLastSnapshotOnly?: boolean;
 

@@ -4,7 +4,7 @@
  * already has, then in a fresh snapshot, then in the richer views the system offers (a whole-page or
  * subtree snapshot, a search, a read of the text), then by scrolling. It never touches the page itself.
  */
-import type { Adapter, Need, Observation, TypeOptions } from '../adapters/types.js';
+import type { Adapter, Need, Observation, TypeOptions, ViewRequest } from '../adapters/types.js';
 import { breakdownOf, EpisodeMemory, type CallTokens } from '../breakdown.js';
 import type { Cause } from '../types.js';
 import { sameName, View, type Item } from './view.js';
@@ -144,7 +144,10 @@ export class Agent {
       const found = probe(await this.snapshot(need));
       if (found !== undefined) return found;
     }
-    for (const request of this.adapter.moreViews(need, this.current)) {
+    // A grid or list in view that may not have drawn the thing yet: a system whose find scrolls one searches it there first.
+    const container = this.adapter.findScrolls && need.keyword ? this.current?.find((item) => !!item.ref && SCROLLING_ROLES.has(item.role)) : undefined;
+    const inContainer: ViewRequest[] = container ? [{ kind: 'find', text: need.keyword!, ref: container.ref! }] : [];
+    for (const request of [...inContainer, ...this.adapter.moreViews(need, this.current)]) {
       const key = JSON.stringify(request);
       if (this.asked.has(key)) continue;
       this.asked.add(key);

@@ -4,7 +4,7 @@
  * where it sits. Then each entry's text is written (lineText.ts). Format chooses among the lines; diff compares
  * the lines of two captures.
  */
-import type { AriaNode, Capture } from './tree.js';
+import type { AriaNode, Box, Capture } from './tree.js';
 import type { Entry } from './entry.js';
 import { writeLines, type Line, type Wording } from './lineText.js';
 import { repeatedLinkNames, type LinkTargets } from './links.js';
@@ -22,21 +22,29 @@ export interface LinesView {
   newRefs?: Set<string>;
 }
 
+/** A capture's lines, and where the subtree asked for is drawn (in the top document's viewport). */
+export interface CaptureLines {
+  lines: Line[];
+  box?: Box;
+}
+
 /** The lines of a capture, or of one ref's subtree: undefined when the capture does not hold that ref. */
-export function linesOf(capture: Capture, view: LinesView = {}): Line[] | undefined {
+export function linesOf(capture: Capture, view: LinesView = {}): CaptureLines | undefined {
   let roots: Array<AriaNode | string> = capture.tree;
   let offset = { x: 0, y: 0 };
+  let box: Box | undefined;
   if (view.ref) {
     const subtree = findSubtree(capture.tree, view.ref);
     if (!subtree) return undefined;
     // Inside iframes, a subtree's boxes are in its frame's coordinates: placed on the page all the same.
     offset = frameOffset(capture.tree, view.ref) ?? offset;
     roots = [subtree];
+    if (subtree.box) box = { x: subtree.box.x + offset.x, y: subtree.box.y + offset.y, width: subtree.box.width, height: subtree.box.height };
   }
   const wording = wordingOf(capture, view);
   const entries: Entry[] = [];
   outline(roots, { depth: 0, offsetX: offset.x, offsetY: offset.y, inClickable: false, fields: capture.fields, unreadFrames: capture.unreadFrames }, entries);
-  return writeLines(entries, wording);
+  return { lines: writeLines(entries, wording), box };
 }
 
 /** How the lines read: the limits, and which link targets are printed (links.ts). */
@@ -55,13 +63,6 @@ function wordingOf(capture: Capture, view: LinesView): Wording {
     linkTargets: view.linkTargets,
     repeatedLinkNames: view.linkTargets === 'useful' ? repeatedLinkNames(capture.tree) : undefined,
   };
-}
-
-/** Where one ref's element is drawn, in the top document's viewport (the frames it sits in placed on the page). */
-export function refBox(capture: Capture, ref: string): { x: number; y: number; width: number; height: number } | undefined {
-  const box = findSubtree(capture.tree, ref)?.box;
-  const offset = frameOffset(capture.tree, ref) ?? { x: 0, y: 0 };
-  return box ? { x: box.x + offset.x, y: box.y + offset.y, width: box.width, height: box.height } : undefined;
 }
 
 function findSubtree(nodes: Array<AriaNode | string>, ref: string): AriaNode | undefined {
@@ -101,7 +102,7 @@ export function pageLines(capture: Capture): PageLine[] {
     let top = scrollY;
     let bottom = scrollY;
     result = [];
-    for (const line of linesOf(capture)!) {
+    for (const line of linesOf(capture)!.lines) {
       if (line.sectionEnd !== undefined && !MODAL_ROLES.has(line.kind)) continue;
       if (line.top !== undefined && line.bottom !== undefined) {
         top = line.top + scrollY;

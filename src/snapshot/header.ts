@@ -12,7 +12,7 @@ import { hiddenTextLine } from './hiddenText.js';
 import { framesToName, loadingFramesLine } from './loadingFrames.js';
 import { wallLine } from './wallLine.js';
 import type { LinesWanted, Selection } from './selection.js';
-import { countKinds, px, tallyText } from './tally.js';
+import { offScreenTally, px, tallyText } from './tally.js';
 
 /** What the header says of a snapshot beyond its lines. */
 export interface HeaderWanted extends LinesWanted {
@@ -27,49 +27,39 @@ export interface Frame {
   footer: string[];
 }
 
-/** Lines left out of a viewport snapshot, with what a regional capture counted in the page (region.ts). */
-function offScreen(lines: Selection['above'], counted: Record<string, number> | undefined): string {
-  const counts = countKinds(lines);
-  for (const [kind, count] of Object.entries(counted ?? {})) counts.set(kind, (counts.get(kind) ?? 0) + count);
-  return tallyText(counts);
-}
-
-/** Where a snapshot looks, for the count of hidden text (page coordinates): the band, a subtree's box, or everywhere. */
-function hiddenBand(capture: Capture, wanted: HeaderWanted): { span: [number, number]; width?: number } | undefined {
-  const { scrollY, viewportWidth } = capture.metrics;
-  if (wanted.ref) {
-    const box = wanted.subtreeBox;
-    return box ? { span: [box.y + scrollY, box.y + box.height + scrollY] } : undefined;
-  }
-  return wanted.scope === 'viewport' && !wanted.find ? { span: bandSpan(capture.metrics), width: viewportWidth } : undefined;
-}
-
-/** The find's part of the first line: how many lines matched, and how many more the page holds unread. */
-function findNote(capture: Capture, find: string, matches: number): string {
-  let note = ` | find ${quote(find)}: ${matches} ${matches === 1 ? 'match' : 'matches'}`;
-  // On a large page only the first matches were captured (portion.ts): say how many more the page holds.
-  const found = capture.region?.rest?.matches;
-  if (found && found.found > found.captured) {
-    note += `; ${found.found - found.captured} more on the page not listed (${tallyText(new Map(Object.entries(capture.region!.rest!.tally)))}): make the text longer to narrow it`;
-  }
-  return note;
-}
-
 export function frameLines(capture: Capture, selection: Selection, wanted: HeaderWanted): Frame {
   const { metrics } = capture;
   const { lines } = selection;
   const header: string[] = [];
+  // What lies off screen, counted with what a regional capture counted in the page (region.ts).
+  const counted = wanted.find ? undefined : capture.region?.tallies;
+  const aboveTally = wanted.find ? '' : offScreenTally(selection.above, counted?.above);
+  const belowTally = wanted.find ? '' : offScreenTally(selection.below, counted?.below);
+  const besideTally = wanted.find ? '' : offScreenTally(selection.beside, counted?.beside);
   const title = capture.title ? ` ${quote(truncate(capture.title, NAME_LIMIT))}` : '';
-  const subtreeNote = wanted.ref ? ` | subtree of ${wanted.ref}` : '';
-  const found = wanted.find ? findNote(capture, wanted.find, selection.matches) : '';
+  let asked = wanted.ref ? ` | subtree of ${wanted.ref}` : '';
+  if (wanted.find) {
+    const { matches } = selection;
+    asked += ` | find ${quote(wanted.find)}: ${matches} ${matches === 1 ? 'match' : 'matches'}`;
+    // On a large page only the first matches were captured (portion.ts): say how many more the page holds.
+    const found = capture.region?.rest?.matches;
+    if (found && found.found > found.captured) {
+      asked += `; ${found.found - found.captured} more on the page not listed (${tallyText(new Map(Object.entries(capture.region!.rest!.tally)))}): make the text longer to narrow it`;
+    }
+  }
   const belowPx = metrics.scrollHeight - metrics.scrollY - metrics.viewportHeight;
-  header.push(`page${title} ${capture.url}${subtreeNote}${found}`);
+  header.push(`page${title} ${capture.url}${asked}`);
   // Where the page is scrolled and what lies beyond the screen, one line each way: "above 648px: 5 links"
   // at the top, "below 7085px: 120 links, 3 buttons" at the end. No "above" line means the top of the page.
   const beyond = (where: string, distance: number, counts: string) =>
     distance > 1 ? `${where} ${px(distance)}${counts ? `: ${counts}` : ''}` : counts ? `${where}: ${counts}` : '';
   if (metrics.scrollY <= 0 && belowPx <= 1) header.push('whole page in view');
-  const hidden = hiddenTextLine(capture.hiddenText, hiddenBand(capture, wanted), !!wanted.find);
+  // Hidden text is counted where the snapshot looks (page coordinates): the band, a subtree's box, or everywhere.
+  const box = wanted.subtreeBox;
+  const band: { span: [number, number]; width?: number } | undefined = wanted.ref
+    ? box && { span: [box.y + metrics.scrollY, box.y + box.height + metrics.scrollY] }
+    : wanted.scope === 'viewport' && !wanted.find ? { span: bandSpan(metrics), width: metrics.viewportWidth } : undefined;
+  const hidden = hiddenTextLine(capture.hiddenText, band, !!wanted.find);
   if (hidden) header.push(hidden);
   if (capture.stoppedLoop) header.push('! the page kept reloading or redirecting by itself; it was stopped to be read, so it may be incomplete');
   const wall = wanted.ref || wanted.find ? undefined : wallLine(capture, wanted.secrets);
@@ -81,19 +71,17 @@ export function frameLines(capture: Capture, selection: Selection, wanted: Heade
   else if (capture.overlay && !wanted.ref) {
     header.push(`! an overlay covers ${Math.round(capture.overlay.coverage * 100)}% of the screen and may block clicks: ${quote(truncate(capture.overlay.text, 80))}${capture.overlay.controls.length ? ' (its controls are listed first)' : ''}`);
   }
-  const counted = wanted.find ? undefined : capture.region?.tallies;
-  const aboveLine = beyond('above', metrics.scrollY, wanted.find ? '' : offScreen(selection.above, counted?.above));
+  const aboveLine = beyond('above', metrics.scrollY, aboveTally);
   if (aboveLine) header.push(aboveLine);
-  const band = wanted.scope === 'viewport' ? wanted.margin : undefined;
-  const loading = wanted.ref || wanted.find ? [] : framesToName(capture.loadingFrames, metrics, band);
+  const margin = wanted.scope === 'viewport' ? wanted.margin : undefined;
+  const loading = wanted.ref || wanted.find ? [] : framesToName(capture.loadingFrames, metrics, margin);
   if (loading.length) header.push(loadingFramesLine(loading));
-  const inPart = wanted.ref || wanted.find ? [] : framesToName(capture.partFrames, metrics, band);
+  const inPart = wanted.ref || wanted.find ? [] : framesToName(capture.partFrames, metrics, margin);
   if (inPart.length) header.push(loadingFramesLine(inPart, 'shown in part so far'));
 
   const footer: string[] = [];
-  const belowLine = beyond('below', belowPx, wanted.find ? '' : offScreen(selection.below, counted?.below));
+  const belowLine = beyond('below', belowPx, belowTally);
   if (belowLine) footer.push(belowLine);
-  const besideTally = wanted.find ? '' : offScreen(selection.beside, counted?.beside);
   if (besideTally) footer.push(`beside: ${besideTally} (scrolled out sideways)`);
   return { header, footer };
 }

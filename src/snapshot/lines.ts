@@ -1,13 +1,14 @@
 /**
- * Lines: a capture turned into lines of the snapshot format, in two steps that run one after the other. The
- * outline (outline.ts) reads the aria tree into entries, one per line: what each element worth showing is and
- * where it sits. Then each entry's text is written (lineText.ts). Format chooses among the lines; diff compares
- * the lines of two captures.
+ * Lines: a capture turned into lines of the snapshot format, in three steps that run one after the other. The
+ * survey (survey.ts) works out what each node of the aria tree is; the outline (outline.ts) reads the tree with
+ * it into entries, one per line: what each element worth showing is and where it sits. Then each entry's text
+ * is written (lineText.ts). Format chooses among the lines; diff compares the lines of two captures.
  */
 import type { AriaNode, Box, Capture } from './tree.js';
 import type { Entry } from './entry.js';
 import { writeLines, type Line, type Wording } from './lineText.js';
-import { repeatedLinkNames, type LinkTargets } from './links.js';
+import type { LinkTargets } from './links.js';
+import { surveyTree } from './survey.js';
 import { outline } from './outline.js';
 import { MODAL_ROLES } from './roles.js';
 import { NAME_LIMIT, TEXT_LIMIT } from './textLimits.js';
@@ -41,28 +42,25 @@ export function linesOf(capture: Capture, view: LinesView = {}): CaptureLines | 
     roots = [subtree];
     if (subtree.box) box = { x: subtree.box.x + offset.x, y: subtree.box.y + offset.y, width: subtree.box.width, height: subtree.box.height };
   }
-  const wording = wordingOf(capture, view);
+  const survey = surveyTree(roots, { fields: capture.fields, at: { offsetX: offset.x, offsetY: offset.y }, unreadFrames: capture.unreadFrames });
   const entries: Entry[] = [];
-  outline(roots, { depth: 0, offsetX: offset.x, offsetY: offset.y, inClickable: false, fields: capture.fields, unreadFrames: capture.unreadFrames }, entries);
-  return { lines: writeLines(entries, wording), box };
-}
-
-/** How the lines read: the limits, and which link targets are printed (links.ts). */
-function wordingOf(capture: Capture, view: LinesView): Wording {
+  outline(roots, { depth: 0, offsetX: offset.x, offsetY: offset.y, inClickable: false, survey }, entries);
+  // How the lines read: the limits (none in a subtree), and which link targets are printed (links.ts).
   let pageUrl: URL | undefined;
   try {
     pageUrl = new URL(capture.url);
   } catch {
     pageUrl = undefined;
   }
-  return {
+  const wording: Wording = {
     pageUrl,
     textLimit: view.ref ? Infinity : TEXT_LIMIT,
     nameLimit: view.ref ? Infinity : NAME_LIMIT,
     newRefs: view.newRefs,
     linkTargets: view.linkTargets,
-    repeatedLinkNames: view.linkTargets === 'useful' ? repeatedLinkNames(capture.tree) : undefined,
+    repeatedLinkNames: view.linkTargets === 'useful' ? survey.repeatedLinkNames : undefined,
   };
+  return { lines: writeLines(entries, wording), box };
 }
 
 function findSubtree(nodes: Array<AriaNode | string>, ref: string): AriaNode | undefined {

@@ -75,10 +75,12 @@ export function selectLines(lines: Line[], metrics: PageMetrics, wanted: LinesWa
   }
   keepTableHeaders(lines, keep);
   dropEmptySections(lines, keep);
+  // Saying things once (compact.ts) changes no line's kind, ref or box: the order can be chosen before.
+  const order = blockersFirst(lines, wanted.overlayControls);
   if (!wanted.ref && !wanted.find) summariseRepeats(lines, keep);
   const twins = sayOnce(lines, keep);
-  const [ordered, orderedKeep] = blockersFirst(lines, keep, wanted.overlayControls);
-  return { lines: ordered, keep: orderedKeep, above, below, beside, matches, twins };
+  if (!order) return { lines, keep, above, below, beside, matches, twins };
+  return { lines: order.map((i) => lines[i]!), keep: order.map((i) => keep[i]!), above, below, beside, matches, twins };
 }
 
 /** Removes section headers that ended up with nothing inside. */
@@ -123,8 +125,11 @@ function addContext(lines: Line[], keep: boolean[]): void {
   }
 }
 
-/** Modal dialogs and the controls of a covering overlay come first: they decide what can be clicked. */
-function blockersFirst(lines: Line[], keep: boolean[], overlayControls: string[] | undefined): [Line[], boolean[]] {
+/**
+ * Modal dialogs and the controls of a covering overlay come first: they decide what can be clicked. The order
+ * of the lines with them first, or undefined when there are none.
+ */
+function blockersFirst(lines: Line[], overlayControls: string[] | undefined): number[] | undefined {
   const first = new Set<number>();
   lines.forEach((line, i) => {
     if (MODAL_ROLES.has(line.kind) && line.sectionEnd !== undefined) for (let j = i; j < line.sectionEnd; j++) first.add(j);
@@ -135,7 +140,6 @@ function blockersFirst(lines: Line[], keep: boolean[], overlayControls: string[]
       if (line.boxKey && boxes.has(line.boxKey) && line.ref) first.add(i);
     });
   }
-  if (first.size === 0) return [lines, keep];
-  const order = [...first, ...lines.map((_, i) => i).filter((i) => !first.has(i))];
-  return [order.map((i) => lines[i]!), order.map((i) => keep[i]!)];
+  if (first.size === 0) return undefined;
+  return [...first, ...lines.map((_, i) => i).filter((i) => !first.has(i))];
 }

@@ -27,6 +27,13 @@ export function tallyText(counts: Map<string, number>): string {
     .join(', ');
 }
 
+/** Lines left out of a viewport snapshot, with what a regional capture counted in the page (region.ts). */
+export function offScreenTally(lines: Line[], counted: Record<string, number> | undefined): string {
+  const counts = countKinds(lines);
+  for (const [kind, count] of Object.entries(counted ?? {})) counts.set(kind, (counts.get(kind) ?? 0) + count);
+  return tallyText(counts);
+}
+
 export function tally(lines: Line[], withText = false): string {
   return tallyText(countKinds(lines, withText));
 }

@@ -47,7 +47,7 @@ export interface CellRun {
 }
 
 export interface NodeFacts {
-  /** Its box's key: facts are found by box. */
+  /** Its box's key: facts are found by box. Made only where facts may be (or a claim may be compared). */
   key?: string;
   /**
    * The facts found by its box when they are its own: a parent and a child with the very same box share them,

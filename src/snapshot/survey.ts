@@ -6,7 +6,7 @@
  * going to different places share (links.ts). The outline and the lines' text then only look these up.
  * Children are surveyed before their parent, since what a node is depends on what it holds.
  */
-import { boxKey, type AriaNode, type ElementFacts } from './tree.js';
+import { boxKey, type AriaNode, type Box, type ElementFacts } from './tree.js';
 import { controlSay, type FrameAt } from './entry.js';
 import type { Claimed, NodeFacts, Survey } from './nodeFacts.js';
 import { cellLabel, cellRows, cellRun, holdsParts } from './parts.js';
@@ -27,8 +27,9 @@ export function surveyTree(roots: Array<AriaNode | string>, { fields, at, unread
   const linkTargets = new Map<string, string>();
   const { nodes } = survey;
   // Elements above the node being surveyed that have a ref and a box: the clickables that may claim a box.
-  const above: NodeFacts[] = [];
-  const aboveKeys = new Map<string, number>();
+  const above: Array<{ known: NodeFacts; box: Box }> = [];
+  // Facts are few: a box whose left edge no fact has is not looked up (its key is made only where needed).
+  const lefts = new Set([...fields.keys()].map((key) => Number(key.slice(0, key.indexOf(',')))));
   /** An answer, and the answers under the claims that change it. */
   const claimed = <T>(known: NodeFacts, answer: (claim: string | undefined) => T): Claimed<T> => ({
     free: answer(undefined),
@@ -51,14 +52,14 @@ export function surveyTree(roots: Array<AriaNode | string>, { fields, at, unread
   /** `inReacting`: below an element with a handler of its own, where items may be parts of a widget. */
   const surveyNode = (node: AriaNode, frame: FrameAt, inReacting: boolean) => {
     const { role } = node;
-    const key = node.box && boxKey(node.box);
-    const found = node.ref && key ? fields.get(key) : undefined;
+    const key = node.ref && node.box && lefts.has(Math.round(node.box.x)) ? boxKey(node.box) : undefined;
+    const found = key ? fields.get(key) : undefined;
     const facts = found && ((role === 'group' && found.grouped) || !hasSameBoxChild(node, key!)) ? found : undefined;
     const known: NodeFacts = {
       key,
       facts,
       listed: !!node.ref && (LEAF_CONTROLS.has(role) || node.cursor === 'pointer'),
-      below: { listed: false, keys: [] },
+      below: { listed: false, keys: NONE },
       controlBelow: false,
       textLeaf: isTextLeaf(node),
     };
@@ -71,34 +72,27 @@ export function surveyTree(roots: Array<AriaNode | string>, { fields, at, unread
     }
     // A clickable above with the same box, once listed, takes the facts: this node's answers, and those of
     // everything between, may then differ.
-    if (key && aboveKeys.has(key)) {
-      addClaim(known, key);
-      if (facts?.clickable) for (const outer of above) addClaim(outer, key);
+    if (facts && above.some((outer) => (outer.known.key ??= boxKey(outer.box)) === key)) {
+      addClaim(known, key!);
+      if (facts.clickable) for (const outer of above) addClaim(outer.known, key!);
     }
-    const claims = !!node.ref && !!key;
-    if (claims) {
-      above.push(known);
-      aboveKeys.set(key!, (aboveKeys.get(key!) ?? 0) + 1);
-    }
+    const claims = !!node.ref && !!node.box;
+    if (claims) above.push({ known, box: node.box! });
     const inner = role === 'iframe' && node.box ? { offsetX: frame.offsetX + node.box.x, offsetY: frame.offsetY + node.box.y, maskUnknownValues: unreadFrames } : frame;
     surveyList(node.children ?? [], inner, inReacting || !!facts?.clickable);
-    if (claims) {
-      above.pop();
-      const left = aboveKeys.get(key!)! - 1;
-      if (left) aboveKeys.set(key!, left);
-      else aboveKeys.delete(key!);
-    }
+    if (claims) above.pop();
 
     for (const child of node.children ?? []) {
       if (typeof child === 'string') continue;
       const below = nodes.get(child)!;
       known.below.listed ||= below.listed || below.below.listed;
-      if (below.facts?.clickable) addKey(known.below.keys, below.key!);
-      for (const key of below.below.keys) addKey(known.below.keys, key);
+      if (below.facts?.clickable) addKey(known.below, below.key!);
+      for (const key of below.below.keys) addKey(known.below, key);
       known.controlBelow ||= (!!child.ref && LEAF_CONTROLS.has(child.role)) || below.controlBelow;
     }
     if (node.ref && (LEAF_CONTROLS.has(role) || COMPOSITE_CONTROLS.has(role))) known.control = controlSay(node, fields, frame);
-    if (node.ref && LEAF_CONTROLS.has(role) && node.name && node.children?.length) known.namedByContent = namedByContent(node);
+    // Asked only of a control around others (outline.ts's wrapper): one with something listed below it.
+    if (node.ref && LEAF_CONTROLS.has(role) && node.name && (known.below.listed || known.below.keys.length)) known.namedByContent = namedByContent(node);
     if (TABLE_ROLES.has(role)) known.table = readTable(node, fields, nodes);
     if (node.ref && (facts?.clickable || node.cursor === 'pointer')) {
       const parts = !!facts?.clickable && holdsParts(node);
@@ -111,9 +105,11 @@ export function surveyTree(roots: Array<AriaNode | string>, { fields, at, unread
   return survey;
 }
 
+const NONE: string[] = [];
+
 /** Box keys of what reacts below a node: two tell that one of them is left whatever the claim. */
-function addKey(keys: string[], key: string): void {
-  if (keys.length < 2 && !keys.includes(key)) keys.push(key);
+function addKey(below: NodeFacts['below'], key: string): void {
+  if (below.keys.length < 2 && !below.keys.includes(key)) below.keys = [...below.keys, key];
 }
 
 function hasSameBoxChild(node: AriaNode, key: string): boolean {

@@ -62,6 +62,13 @@ export function surveyTree(roots: Array<AriaNode | string>, { fields, at, unread
       below: { listed: false, keys: NONE },
       controlBelow: false,
       textLeaf: isTextLeaf(node),
+      // Every field from the start: nodes of one shape are read fast.
+      control: undefined,
+      namedByContent: undefined,
+      table: undefined,
+      reaction: undefined,
+      part: undefined,
+      claims: undefined,
     };
     nodes.set(node, known);
     if (role === 'link' && node.name) {

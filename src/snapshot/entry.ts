@@ -1,7 +1,7 @@
 /**
  * Entry: one line of the snapshot as the outline decides it (outline.ts), before its text is written
- * (lineText.ts): what it says, as data, how much it is worth, and where its element sits. Also the context the
- * outline reads an element in, and the facts a control's line shows.
+ * (lineText.ts): what it says, as data, how much it is worth, and where its element sits. Also the facts a
+ * control's line shows.
  */
 import { editableKey } from './editables.js';
 import { factsOf, type AriaNode, type Box, type ElementFacts } from './tree.js';
@@ -20,8 +20,8 @@ export interface Entry {
   ref?: string;
   /** The element's box in its own frame; none when unknown. */
   box?: Box;
-  /** The context it was read in: its frame's offset on the page, the nearest enclosing ref. */
-  at: OutlineContext;
+  /** Where it was read: its frame's offset on the page, the nearest enclosing ref. */
+  at: Placement;
   /** Section headers are kept only when something inside them is kept: the index after their last line. */
   sectionEnd?: number;
   /** A table's header row: kept whenever a row of its table is. */
@@ -71,43 +71,40 @@ export type Say =
   | { as: 'img'; name: string }
   /** One row of alike cells of a widget (a week of days). */
   | { as: 'grid'; cells: Array<{ node: AriaNode; label: string; facts: ElementFacts | undefined }> }
-  | { as: 'table'; ref?: string; role: string; name?: string; columns: number; grips: string[] }
-  | { as: 'row'; ref?: string; cells: CellSay[] };
+  | TableSay
+  | RowSay;
 
-/** What the outline knows of where it is in the tree, handed down from an element to its children. */
-export interface OutlineContext {
-  depth: number;
+/** A data table's header line: its ref, role, name, columns and the grips of its columns. */
+export type TableSay = { as: 'table'; ref?: string; role: string; name?: string; columns: number; grips: string[] };
+/** One row of a data table, cell by cell; its ref when the row reacts. */
+export type RowSay = { as: 'row'; ref?: string; cells: CellSay[] };
+
+/** Where an entry's element sits: its frame's offset on the page, and the nearest enclosing ref. */
+export interface Placement {
   /** Offset from frame coordinates to page viewport coordinates. */
   offsetX: number;
   offsetY: number;
-  /** Inside an element listed as clickable: only controls and elements with handlers of their own get a line. */
-  inClickable: boolean;
-  /** Box key of the clickable being listed: a child with the same box does not take its facts again. */
-  claimed?: string;
-  /** Inside a clickable whose text is its name: list its controls, not its text again. */
-  controlsOnly?: boolean;
-  /** Inside a widget that serves its parts (a sortable list): each item with a ref is a target of its own (parts.ts). */
-  parts?: boolean;
-  /** Directly inside a list item: a nested list is indented (trees drawn with lists). */
-  inListItem?: boolean;
-  fields: Map<string, ElementFacts>;
-  /** Some frame did not answer for its facts (`Capture.unreadFrames`). */
-  unreadFrames?: boolean;
-  /** Inside an iframe whose facts may be missing (`Capture.unreadFrames`): a value without facts is masked. */
-  maskUnknownValues?: boolean;
   /** Ref of the nearest enclosing element that has one: the `ref` snapshot that shows what a line leaves out. */
   container?: string;
 }
 
+/** Where a node sits among frames, for reading its facts: its frame's offset on the page, and whether its frame's facts may be missing. */
+export interface FrameAt {
+  offsetX: number;
+  offsetY: number;
+  /** Inside an iframe whose facts may be missing (`Capture.unreadFrames`): a value without facts is masked. */
+  maskUnknownValues?: boolean;
+}
+
 /** An editing host's facts (editables.ts), keyed by its box in the page's coordinates: frames' bodies often share their own. */
-function editableFacts(node: AriaNode, ctx: OutlineContext): ElementFacts | undefined {
-  return node.box && node.role === 'textbox' ? ctx.fields.get(editableKey(node.box.x + ctx.offsetX, node.box.y + ctx.offsetY, node.box.width, node.box.height)) : undefined;
+function editableFacts(node: AriaNode, fields: Map<string, ElementFacts>, at: FrameAt): ElementFacts | undefined {
+  return node.box && node.role === 'textbox' ? fields.get(editableKey(node.box.x + at.offsetX, node.box.y + at.offsetY, node.box.width, node.box.height)) : undefined;
 }
 
 /** What a control's line says: its element, and the facts that show (its states, whether its value is secret). */
-export function controlSay(node: AriaNode, ctx: OutlineContext): ControlSay {
-  const editable = editableFacts(node, ctx);
-  const facts = editable ? { ...factsOf(node, ctx.fields), ...editable } : factsOf(node, ctx.fields);
-  const masked = !!(facts?.password || facts?.secret || (!facts && ctx.maskUnknownValues));
+export function controlSay(node: AriaNode, fields: Map<string, ElementFacts>, at: FrameAt): ControlSay {
+  const editable = editableFacts(node, fields, at);
+  const facts = editable ? { ...factsOf(node, fields), ...editable } : factsOf(node, fields);
+  const masked = !!(facts?.password || facts?.secret || (!facts && at.maskUnknownValues));
   return { as: 'control', node, facts, masked };
 }

@@ -1,13 +1,14 @@
 /**
- * Lines: a capture turned into lines of the snapshot format, in two steps that run one after the other. The
- * outline (outline.ts) reads the aria tree into entries, one per line: what each element worth showing is and
- * where it sits. Then each entry's text is written (lineText.ts). Format chooses among the lines; diff compares
- * the lines of two captures.
+ * Lines: a capture turned into lines of the snapshot format, in three steps that run one after the other. The
+ * survey (survey.ts) works out what each node of the aria tree is; the outline (outline.ts) reads the tree with
+ * it into entries, one per line: what each element worth showing is and where it sits. Then each entry's text
+ * is written (lineText.ts). Format chooses among the lines; diff compares the lines of two captures.
  */
-import type { AriaNode, Capture } from './tree.js';
+import type { AriaNode, Box, Capture } from './tree.js';
 import type { Entry } from './entry.js';
 import { writeLines, type Line, type Wording } from './lineText.js';
-import { repeatedLinkNames, type LinkTargets } from './links.js';
+import type { LinkTargets } from './links.js';
+import { surveyTree } from './survey.js';
 import { outline } from './outline.js';
 import { MODAL_ROLES } from './roles.js';
 import { NAME_LIMIT, TEXT_LIMIT } from './textLimits.js';
@@ -22,46 +23,44 @@ export interface LinesView {
   newRefs?: Set<string>;
 }
 
+/** A capture's lines, and where the subtree asked for is drawn (in the top document's viewport). */
+export interface CaptureLines {
+  lines: Line[];
+  box?: Box;
+}
+
 /** The lines of a capture, or of one ref's subtree: undefined when the capture does not hold that ref. */
-export function linesOf(capture: Capture, view: LinesView = {}): Line[] | undefined {
+export function linesOf(capture: Capture, view: LinesView = {}): CaptureLines | undefined {
   let roots: Array<AriaNode | string> = capture.tree;
   let offset = { x: 0, y: 0 };
+  let box: Box | undefined;
   if (view.ref) {
     const subtree = findSubtree(capture.tree, view.ref);
     if (!subtree) return undefined;
     // Inside iframes, a subtree's boxes are in its frame's coordinates: placed on the page all the same.
     offset = frameOffset(capture.tree, view.ref) ?? offset;
     roots = [subtree];
+    if (subtree.box) box = { x: subtree.box.x + offset.x, y: subtree.box.y + offset.y, width: subtree.box.width, height: subtree.box.height };
   }
-  const wording = wordingOf(capture, view);
+  const survey = surveyTree(roots, { fields: capture.fields, at: { offsetX: offset.x, offsetY: offset.y }, unreadFrames: capture.unreadFrames });
   const entries: Entry[] = [];
-  outline(roots, { depth: 0, offsetX: offset.x, offsetY: offset.y, inClickable: false, fields: capture.fields, unreadFrames: capture.unreadFrames }, entries);
-  return writeLines(entries, wording);
-}
-
-/** How the lines read: the limits, and which link targets are printed (links.ts). */
-function wordingOf(capture: Capture, view: LinesView): Wording {
+  outline(roots, { depth: 0, offsetX: offset.x, offsetY: offset.y, inClickable: false, survey }, entries);
+  // How the lines read: the limits (none in a subtree), and which link targets are printed (links.ts).
   let pageUrl: URL | undefined;
   try {
     pageUrl = new URL(capture.url);
   } catch {
     pageUrl = undefined;
   }
-  return {
+  const wording: Wording = {
     pageUrl,
     textLimit: view.ref ? Infinity : TEXT_LIMIT,
     nameLimit: view.ref ? Infinity : NAME_LIMIT,
     newRefs: view.newRefs,
     linkTargets: view.linkTargets,
-    repeatedLinkNames: view.linkTargets === 'useful' ? repeatedLinkNames(capture.tree) : undefined,
+    repeatedLinkNames: view.linkTargets === 'useful' ? survey.repeatedLinkNames : undefined,
   };
-}
-
-/** Where one ref's element is drawn, in the top document's viewport (the frames it sits in placed on the page). */
-export function refBox(capture: Capture, ref: string): { x: number; y: number; width: number; height: number } | undefined {
-  const box = findSubtree(capture.tree, ref)?.box;
-  const offset = frameOffset(capture.tree, ref) ?? { x: 0, y: 0 };
-  return box ? { x: box.x + offset.x, y: box.y + offset.y, width: box.width, height: box.height } : undefined;
+  return { lines: writeLines(entries, wording), box };
 }
 
 function findSubtree(nodes: Array<AriaNode | string>, ref: string): AriaNode | undefined {
@@ -101,7 +100,7 @@ export function pageLines(capture: Capture): PageLine[] {
     let top = scrollY;
     let bottom = scrollY;
     result = [];
-    for (const line of linesOf(capture)!) {
+    for (const line of linesOf(capture)!.lines) {
       if (line.sectionEnd !== undefined && !MODAL_ROLES.has(line.kind)) continue;
       if (line.top !== undefined && line.bottom !== undefined) {
         top = line.top + scrollY;

@@ -3,7 +3,6 @@
  * without scheme and "www."; printed after `->` where the name does not tell links apart; naming a link that
  * has no name of its own.
  */
-import type { AriaNode } from './tree.js';
 import { truncate } from './textLimits.js';
 
 const URL_LIMIT = 60;
@@ -62,24 +61,4 @@ export function linkTarget(name: string, url: string, target: string, shown: { l
   if (!target || mode === 'all') return target || undefined;
   if (!name || GENERIC_LINK_NAMES.test(name.trim()) || shown.repeatedLinkNames?.has(name)) return target;
   return undefined;
-}
-
-/** Link names shared by links that go to different places: there, the target tells them apart. */
-export function repeatedLinkNames(nodes: Array<AriaNode | string>): Set<string> {
-  const targets = new Map<string, string>();
-  const repeated = new Set<string>();
-  const visit = (list: Array<AriaNode | string>) => {
-    for (const node of list) {
-      if (typeof node === 'string') continue;
-      if (node.role === 'link' && node.name) {
-        const url = node.url ?? '';
-        const seen = targets.get(node.name);
-        if (seen !== undefined && seen !== url) repeated.add(node.name);
-        targets.set(node.name, url);
-      }
-      if (node.children) visit(node.children);
-    }
-  };
-  visit(nodes);
-  return repeated;
 }

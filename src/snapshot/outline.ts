@@ -1,33 +1,47 @@
 /**
  * Outline: reads a capture's aria tree into the snapshot's entries, one per line, in page order: what each
  * element worth showing is (text, a heading, a control, a reacting element, a part of a widget, a data table,
- * a section) and where it sits. How a reacting element, a part or a table is told apart is reacting.ts's,
- * parts.ts's and table.ts's; writing each entry's text is lineText.ts's, after the whole outline is read.
+ * a section) and where it sits. What each node is was worked out before, by the survey (survey.ts); the outline
+ * looks it up, and knows what the tree alone does not: where it is (depth, frame, the clickable it is inside
+ * and the box that clickable claimed). Writing each entry's text is lineText.ts's, after the whole outline is read.
  */
 import { boxKey, type AriaNode, type Box, type ElementFacts } from './tree.js';
-import { controlSay, Priority, type Entry, type OutlineContext } from './entry.js';
-import { cellLabel, cellRows, cellRun } from './parts.js';
-import { asPart, hasListedDescendant, namedByContent, ownFacts, reaction } from './reacting.js';
+import { Priority, type Entry } from './entry.js';
+import type { Claimed, NodeFacts, Survey } from './nodeFacts.js';
 import { COMPOSITE_CONTROLS, ITEM_ROLES, LEAF_CONTROLS, MODAL_ROLES, SECTIONS, TABLE_ROLES } from './roles.js';
-import { tableEntries } from './table.js';
-import { isTextLeaf, joinPieces, separator, type Piece } from './textPieces.js';
+import { joinPieces, separator, type Piece } from './textPieces.js';
 
-const controlInside = new WeakMap<AriaNode, boolean>();
+/** What the outline knows of where it is in the tree, handed down from an element to its children. */
+export interface OutlineContext {
+  depth: number;
+  /** Offset from frame coordinates to page viewport coordinates. */
+  offsetX: number;
+  offsetY: number;
+  /** Inside an element listed as clickable: only controls and elements with handlers of their own get a line. */
+  inClickable: boolean;
+  /** Box key of the clickable being listed: a child with the same box does not take its facts again. */
+  claimed?: string;
+  /** Inside a clickable whose text is its name: list its controls, not its text again. */
+  controlsOnly?: boolean;
+  /** Inside a widget that serves its parts (a sortable list): each item with a ref is a target of its own (parts.ts). */
+  parts?: boolean;
+  /** Directly inside a list item: a nested list is indented (trees drawn with lists). */
+  inListItem?: boolean;
+  /** What each node is, worked out before the outline (survey.ts). */
+  survey: Survey;
+  /** Ref of the nearest enclosing element that has one: the `ref` snapshot that shows what a line leaves out. */
+  container?: string;
+}
 
-/** Whether a control with a ref sits somewhere below `node` (memoised: asked of many nested containers). */
-function hasRefDescendant(node: AriaNode): boolean {
-  const known = controlInside.get(node);
-  if (known !== undefined) return known;
-  let found = false;
-  for (const child of node.children ?? []) {
-    if (typeof child === 'string') continue;
-    if ((child.ref && LEAF_CONTROLS.has(child.role)) || hasRefDescendant(child)) {
-      found = true;
-      break;
-    }
-  }
-  controlInside.set(node, found);
-  return found;
+
+/** A node's own facts, unless the clickable being listed claimed its box. */
+function ownFacts(known: NodeFacts, ctx: OutlineContext): ElementFacts | undefined {
+  return known.key === ctx.claimed ? undefined : known.facts;
+}
+
+/** The answer under the claim in force: most claims change nothing. */
+function underClaim<T>(answer: Claimed<T>, ctx: OutlineContext): T {
+  return ctx.claimed !== undefined && answer.under?.has(ctx.claimed) ? answer.under.get(ctx.claimed)! : answer.free;
 }
 
 /** Text worth a line: it has a letter or a digit (not a lone "|" or "·"). */
@@ -38,9 +52,9 @@ function textEntry(text: string, prefix: string, ref: string | undefined, box: B
 }
 
 /** A grid of alike cells (a month of days): an entry per row, each cell by its ref, label and state. */
-function gridEntries(rows: AriaNode[][], ctx: OutlineContext, out: Entry[]): void {
+function gridEntries(rows: AriaNode[][], labels: Map<AriaNode, string>, ctx: OutlineContext, out: Entry[]): void {
   for (const row of rows) {
-    const cells = row.map((cell) => ({ node: cell, label: cellLabel(cell), facts: ownFacts(cell, ctx) }));
+    const cells = row.map((cell) => ({ node: cell, label: labels.get(cell)!, facts: ownFacts(ctx.survey.nodes.get(cell)!, ctx) }));
     const first = row[0]!.box!;
     const last = row[row.length - 1]!.box!;
     const box = { x: first.x, y: first.y, width: last.x + last.width - first.x, height: first.height };
@@ -54,19 +68,19 @@ function gridEntries(rows: AriaNode[][], ctx: OutlineContext, out: Entry[]): voi
  */
 function targetCells(run: AriaNode[] | undefined, ctx: OutlineContext): Set<AriaNode> | undefined {
   if (!run) return undefined;
-  return ctx.inClickable || run.some((cell) => cell.cursor === 'pointer' || ownFacts(cell, ctx)?.clickable) ? new Set(run) : undefined;
+  return ctx.inClickable || run.some((cell) => cell.cursor === 'pointer' || ownFacts(ctx.survey.nodes.get(cell)!, ctx)?.clickable) ? new Set(run) : undefined;
 }
 
 /** The entries of `nodes` and everything below them, appended to `out` in page order. */
 export function outline(nodes: Array<AriaNode | string>, ctx: OutlineContext, out: Entry[], parentBox?: Box): void {
-  const run = cellRun(nodes);
-  const targets = targetCells(run, ctx);
-  const rows = targets && cellRows([...targets]);
+  const run = ctx.survey.runs.get(nodes);
+  const targets = targetCells(run?.cells, ctx);
+  const rows = targets && run!.rows;
   // Cells one above the other are a list, not a grid: each is a part on its own line.
   const column = rows?.every((row) => row.length === 1) ? targets : undefined;
   const grid = column ? undefined : targets;
   // Alike cells that are no targets (a row of weekday names) are words side by side, even where they touch.
-  const textCells = !targets && run?.some((cell) => cellLabel(cell).length > 1) ? new Set(run) : undefined;
+  const textCells = !targets && run?.cells.some((cell) => run.labels.get(cell)!.length > 1) ? new Set(run.cells) : undefined;
   let gridWritten = false;
   // Label text next to its control repeats the control's name: say it once.
   const siblingNames = new Set<string>();
@@ -99,6 +113,7 @@ export function outline(nodes: Array<AriaNode | string>, ctx: OutlineContext, ou
       continue;
     }
     const { role } = node;
+    const known = ctx.survey.nodes.get(node)!;
 
     if (column?.has(node)) {
       flushText(node);
@@ -108,14 +123,14 @@ export function outline(nodes: Array<AriaNode | string>, ctx: OutlineContext, ou
     if (grid?.has(node)) {
       if (!gridWritten) {
         flushText(node);
-        gridEntries(rows!, ctx, out);
+        gridEntries(rows!, run!.labels, ctx, out);
         gridWritten = true;
       }
       continue;
     }
 
     // A pointer cursor is reported on the outermost element that has it: one below another target is a target too.
-    if (isTextLeaf(node) && !ownFacts(node, ctx)?.clickable && node.cursor !== 'pointer') {
+    if (known.textLeaf && !ownFacts(known, ctx)?.clickable && node.cursor !== 'pointer') {
       // Boxed pieces join each other, not the strings around them: where a string sits on screen is unknown.
       const last = pieces[pieces.length - 1];
       if (last && (!last.box || separator(last.box, node.box) === undefined)) flushText();
@@ -129,21 +144,21 @@ export function outline(nodes: Array<AriaNode | string>, ctx: OutlineContext, ou
 
     if (role === 'heading') {
       // A heading that reacts (an accordion's section title) is a control first.
-      if (ownFacts(node, ctx)?.clickable && reactingEntries(node, ctx, out)) continue;
+      if (ownFacts(known, ctx)?.clickable && reactingEntries(node, ctx, out)) continue;
       const level = Math.min(node.level ?? 2, 6);
       const name = node.name || node.text || '';
       if (name && !ctx.controlsOnly) out.push({ say: { as: 'text', text: name, prefix: `${'#'.repeat(level)} `, ref: node.ref }, depth: ctx.depth, priority: Priority.Heading, kind: 'heading', box: node.box, at: ctx });
       // A heading can hold a link; list it so it stays reachable.
-      if (hasRefDescendant(node)) outline(node.children ?? [], ctx, out, node.box);
+      if (known.controlBelow) outline(node.children ?? [], ctx, out, node.box);
       continue;
     }
 
-    if (node.ref && LEAF_CONTROLS.has(role) && hasListedDescendant(node, ctx)) {
+    if (node.ref && LEAF_CONTROLS.has(role) && (known.below.listed || known.below.keys.some((key) => key !== ctx.claimed))) {
       wrapper(node, role, ctx, out);
       continue;
     }
     if (node.ref && (LEAF_CONTROLS.has(role) || COMPOSITE_CONTROLS.has(role))) {
-      out.push({ say: controlSay(node, ctx), depth: ctx.depth, priority: Priority.Control, kind: role, ref: node.ref, box: node.box, at: ctx });
+      out.push({ say: known.control!, depth: ctx.depth, priority: Priority.Control, kind: role, ref: node.ref, box: node.box, at: ctx });
       if (COMPOSITE_CONTROLS.has(role)) outline(node.children ?? [], { ...ctx, depth: ctx.depth + 1 }, out, node.box);
       continue;
     }
@@ -152,7 +167,10 @@ export function outline(nodes: Array<AriaNode | string>, ctx: OutlineContext, ou
 
     if (ctx.parts && node.ref && ITEM_ROLES.has(role) && part(node, ctx, out)) continue;
 
-    if (TABLE_ROLES.has(role) && !ctx.controlsOnly && tableEntries(node, ctx, out)) continue;
+    if (TABLE_ROLES.has(role) && !ctx.controlsOnly && known.table) {
+      tableEntries(node, known.table, ctx, out);
+      continue;
+    }
 
     if (role === 'iframe' || SECTIONS.has(role)) {
       // The ref lets the model expand the section (browser_snapshot ref) or scroll inside it.
@@ -161,7 +179,7 @@ export function outline(nodes: Array<AriaNode | string>, ctx: OutlineContext, ou
       out.push({ say, depth: ctx.depth, priority: MODAL_ROLES.has(role) ? Priority.Control : Priority.Section, kind: role, ref: node.ref, box: node.box, at: ctx });
       const inner: OutlineContext =
         role === 'iframe' && node.box
-          ? { ...ctx, depth: ctx.depth + 1, offsetX: ctx.offsetX + node.box.x, offsetY: ctx.offsetY + node.box.y, container: node.ref ?? ctx.container, maskUnknownValues: ctx.unreadFrames }
+          ? { ...ctx, depth: ctx.depth + 1, offsetX: ctx.offsetX + node.box.x, offsetY: ctx.offsetY + node.box.y, container: node.ref ?? ctx.container }
           : { ...ctx, depth: ctx.depth + 1, container: node.ref ?? ctx.container };
       outline(node.children ?? [node.text ?? ''], inner, out, node.box);
       out[index]!.sectionEnd = out.length;
@@ -202,7 +220,8 @@ export function outline(nodes: Array<AriaNode | string>, ctx: OutlineContext, ou
  * what it holds. False, writing nothing, when it is better listed as a container.
  */
 function reactingEntries(node: AriaNode, outer: OutlineContext, out: Entry[]): boolean {
-  const found = reaction(node, outer);
+  const answer = outer.survey.nodes.get(node)!.reaction;
+  const found = answer && underClaim(answer, outer);
   if (!found) return false;
   const ctx: OutlineContext = found.claims ? { ...outer, claimed: found.claims } : outer;
   switch (found.form) {
@@ -239,7 +258,7 @@ function holder(node: AriaNode, kind: string, ctx: OutlineContext, out: Entry[])
 /** An item of a widget that serves its parts: a target of its own. False when it shows nothing to name it by. */
 function part(node: AriaNode, outer: OutlineContext, out: Entry[]): boolean {
   const ctx: OutlineContext = { ...outer, parts: false };
-  const found = asPart(node, ctx);
+  const found = underClaim(ctx.survey.nodes.get(node)!.part!, ctx);
   if (!found) return false;
   reactingLine(node, found.kind, found.label, found.facts, found.inside, ctx, out);
   return true;
@@ -265,10 +284,23 @@ function wrapper(node: AriaNode, kind: string, ctx: OutlineContext, out: Entry[]
   }
   if (onlyOne) return false;
   // A name made of what it holds (a calendar day named by its events) is said by the lines below it.
-  const say = !inner.length || (node.name && !namedByContent(node)) ? { ...controlSay(node, ctx), holds: inner.length > 0 } : { as: 'holder' as const, ref, kind };
+  const known = ctx.survey.nodes.get(node)!;
+  const say = !inner.length || (node.name && !known.namedByContent) ? { ...known.control!, holds: inner.length > 0 } : { as: 'holder' as const, ref, kind };
   const index = out.length;
   out.push({ say, depth: ctx.depth, priority: Priority.Control, kind, ref: node.ref, box: node.box, at: ctx });
   append(inner, 1);
   if (inner.length) out[index]!.sectionEnd = out.length;
   return true;
+}
+
+/** A data table's lines (table.ts read it): its header line, then a line per row, the header row marked. */
+function tableEntries(node: AriaNode, table: NonNullable<NodeFacts['table']>, ctx: OutlineContext, out: Entry[]): void {
+  const index = out.length;
+  out.push({ say: table.say, depth: ctx.depth, priority: Priority.Section, kind: node.role, ref: node.ref, box: node.box, at: ctx });
+  for (const row of table.rows) {
+    const entry: Entry = { say: row.say, depth: ctx.depth + 1, priority: row.control ? Priority.Control : Priority.Text, kind: row.control ? 'row' : 'text', ref: row.ref, box: row.box, at: ctx };
+    if (row.header) entry.header = true;
+    out.push(entry);
+  }
+  out[index]!.sectionEnd = out.length;
 }

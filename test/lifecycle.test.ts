@@ -78,8 +78,11 @@ describe('browser lifecycle', () => {
       const first = await call(browser, 'browser_navigate', { url: server.url('/fixtures/form.html') });
       await call(browser, 'browser_type', { ref: refOf(first.snapshot, 'textbox', 'Full name *'), text: 'Ada' });
       const [pid] = (await childBrowserPids()).filter((p) => !before.includes(p));
+      const launched = (await browser.page()).context().browser();
       process.kill(pid!, 'SIGKILL');
       await waitFor(async () => !(await childBrowserPids()).includes(pid!), 'chromium to die');
+      // Between calls: Playwright has heard the connection drop (on a busy machine that comes after the process is gone).
+      await waitFor(async () => !launched?.isConnected(), 'the connection to drop');
 
       const next = await call(browser, 'browser_snapshot', {});
       expect(next.ok).toBe(true);

@@ -292,7 +292,13 @@ describe('navigate returns when the page is usable', () => {
   it('a frame held by a script that never answers is not loaded again once something was typed in it: the text stays', async () => {
     const result = await call(env.browser, 'browser_navigate', { url: env.server.url(`/frame?to=${encodeURIComponent(env.server.otherSite('/field-then-stuck-script'))}`) });
     expect(result.ok, JSON.stringify(result.error)).toBe(true);
-    const typed = await call(env.browser, 'browser_type', { ref: refOf(result.snapshot, 'textbox', 'Name'), text: 'Ada Lovelace' });
+    // On a busy machine navigate can answer before the frame's field is parsed ("still loading"): read again, as a model would.
+    let shown: string = result.snapshot;
+    for (let i = 0; i < 20 && !/textbox "Name"/.test(shown); i++) {
+      await call(env.browser, 'browser_wait', { seconds: 0.25 });
+      shown = (await call(env.browser, 'browser_snapshot', {})).snapshot;
+    }
+    const typed = await call(env.browser, 'browser_type', { ref: refOf(shown, 'textbox', 'Name'), text: 'Ada Lovelace' });
     expect(typed.ok, JSON.stringify(typed.error)).toBe(true);
     await new Promise((done) => setTimeout(done, 4_500)); // past the settle cap
     const later = await call(env.browser, 'browser_snapshot', {});

@@ -4,7 +4,8 @@
  * Read after the drop from the page's own layout (the order it shows, which a grid that positions its rows
  * by style keeps apart from the order of its markup).
  */
-import type { Locator } from 'playwright-core';
+import type { ElementHandle, Locator } from 'playwright-core';
+import type { Deadline } from '../../deadline.js';
 
 /**
  * In the page: the items of the list that holds both elements (or, dropped into the target, the target's),
@@ -47,11 +48,30 @@ export interface Place {
   at: number;
 }
 
-export async function placeAmong(source: Locator, target: Locator): Promise<Place | null> {
-  const handle = await target.elementHandle({ timeout: 500 }).catch(() => null);
-  if (!handle) return null;
-  const found = await source.evaluate(around, handle, { timeout: 500 }).catch(() => null);
-  await handle.dispose();
+/**
+ * The element `locator` points at as the page stands, without waiting for one to appear: after the drop the
+ * dragged element may be gone (a board that draws its cards anew). The caller disposes of it.
+ */
+export async function elementNow(locator: Locator): Promise<ElementHandle<Element> | undefined> {
+  const [handle, ...others] = await locator.elementHandles();
+  await Promise.all(others.map((other) => other.dispose()));
+  return handle as ElementHandle<Element> | undefined; // a locator finds elements, never text nodes
+}
+
+/**
+ * Read with the rest of the call's time, not a fixed share of it: a busy machine answers slowly, and a read cut
+ * short would drop the place from a drag that worked (or, before the drag, give one to a drop that failed).
+ */
+export async function placeAmong(source: Locator, target: Locator, deadline: Deadline): Promise<Place | null> {
+  const read = async () => {
+    const [el, onto] = await Promise.all([elementNow(source), elementNow(target)]);
+    try {
+      return el && onto ? await el.evaluate(around, onto) : null;
+    } finally {
+      await Promise.all([el?.dispose(), onto?.dispose()]);
+    }
+  };
+  const found = await deadline.race(read(), 'reading where the dragged element stands', deadline.forStep()).catch(() => null);
   return found && found.at >= 0 ? found : null;
 }
 

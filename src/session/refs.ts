@@ -22,7 +22,7 @@ import {
   type FormattedSnapshot,
 } from '../snapshot/index.js';
 import { stageSync } from '../stages.js';
-import { highestNumber, isMainFrameRef, mainPrefixOf, playwrightRef, renumber, type Numbering } from './refNumbers.js';
+import { isMainFrameRef, mainPrefixOf, Numbering, NUMBERS_KEPT_FOR, numbersOf, renumber } from './refNumbers.js';
 
 interface RefInfo {
   role: string;
@@ -134,9 +134,7 @@ export class RefManager {
    * Refs the model holds from before its session was resumed in this process (the page was loaded again here,
    * where Playwright numbers its refs afresh), with the role and name each had: found again by them.
    */
-  private carried: { url: string; refs: Map<string, RefInfo>; base: number } | undefined;
-  /** The highest ref number carried over: pages loaded after the one carried number their refs above it. */
-  private carriedHighest = 0;
+  private carried: { url: string; refs: Map<string, RefInfo> } | undefined;
   /** The numbering of a document captured but not yet remembered (the page a load is settling on). */
   private upcoming: { documentId: number; numbering: Numbering } | undefined;
   /** The numbering each capture's refs were written in. */
@@ -165,14 +163,16 @@ export class RefManager {
     const format = { ...this.defaults(), ...options };
     const capture = await capturePage(this.page, this.captureOptions, await this.captureScope(format));
     const numbering = this.numberingOf(capture);
-    renumber(capture.tree, numbering);
+    // The page carried over, loaded again here: an element rendered as it was keeps the ref the model holds.
+    renumber(capture.tree, numbering, !this.document && this.carried?.url === capture.url ? this.carried.refs : undefined);
     this.numbered.set(capture, numbering);
     return capture;
   }
 
   /**
    * The numbering of the capture's document: the shown one's, or, for a document the model has not been shown yet,
-   * one above every ref the tab has handed out (kept until that document is remembered, so that its captures agree).
+   * a new one that leaves alone the numbers of the tab's latest documents (kept until that document is remembered,
+   * so that its captures agree).
    */
   private numberingOf(capture: Capture): Numbering {
     const doc = this.document;
@@ -180,9 +180,9 @@ export class RefManager {
     if (doc?.documentId === capture.documentId) numbering = doc.numbering;
     else if (this.upcoming?.documentId === capture.documentId) numbering = this.upcoming.numbering;
     else {
-      const handedOut = doc ? highestNumber(doc.known.keys(), doc.numbering.base) : 0;
-      // The page carried over, loaded again here, is numbered as it was: an element rendered the same keeps its ref.
-      numbering = { base: !doc && this.carried ? this.carried.base : Math.max(handedOut, this.carriedHighest) };
+      const taken = new Set([...(doc?.numbering.numbers() ?? []), ...numbersOf(this.carried?.refs.keys() ?? [])]);
+      for (const earlier of this.retired.slice(-(NUMBERS_KEPT_FOR - 1))) for (const n of numbersOf(earlier.refs)) taken.add(n);
+      numbering = new Numbering(taken);
       this.upcoming = { documentId: capture.documentId, numbering };
     }
     numbering.prefix ??= mainPrefixOf(capture.tree);
@@ -197,7 +197,7 @@ export class RefManager {
     const { page } = this;
     if (format.ref) {
       const doc = this.document;
-      const own = doc && isMainFrameRef(format.ref) ? playwrightRef(format.ref, doc.numbering) : undefined;
+      const own = doc && isMainFrameRef(format.ref) ? doc.numbering.playwrightRef(format.ref) : undefined;
       if (!own) return {};
       const locator = page.getByRef(own);
       const found = (await locator.count().catch(() => 0)) === 1 ? locator : await lingeringRef(page, own);
@@ -280,16 +280,15 @@ export class RefManager {
     return doc && doc.documentId === documentId ? doc.capture : undefined;
   }
 
-  /** The refs handed out for the tab's document, with their role and name and its numbering's base: what a resumed session carries over. */
-  handedOut(): { url: string; refs: Array<[ref: string, role: string, name: string]>; base: number } | undefined {
+  /** The refs handed out for the tab's document, with their role and name: what a resumed session carries over. */
+  handedOut(): { url: string; refs: Array<[ref: string, role: string, name: string]> } | undefined {
     const doc = this.document;
-    return doc && { url: doc.url, refs: [...doc.known].map(([ref, info]) => [ref, info.role, info.name]), base: doc.numbering.base };
+    return doc && { url: doc.url, refs: [...doc.known].map(([ref, info]) => [ref, info.role, info.name]) };
   }
 
   /** The tab shows again, loaded anew, the page at `url` whose refs were `refs` (`handedOut` in another process). */
-  carry(carried: { url: string; refs: Array<[ref: string, role: string, name: string]>; base?: number }): void {
-    this.carried = { url: carried.url, refs: new Map(carried.refs.map(([ref, role, name]) => [ref, { role, name }])), base: carried.base ?? 0 };
-    this.carriedHighest = highestNumber(this.carried.refs.keys(), this.carriedHighest);
+  carry(carried: { url: string; refs: Array<[ref: string, role: string, name: string]> }): void {
+    this.carried = { url: carried.url, refs: new Map(carried.refs.map(([ref, role, name]) => [ref, { role, name }])) };
   }
 
   /** The locator of a ref of the page shown, as the model reads it, without looking again; see `resolve` for acting on it. */
@@ -299,7 +298,7 @@ export class RefManager {
 
   /** The locator Playwright resolves for a ref of document `doc`, in the model's form; undefined for a ref no element of it can have. */
   private locate(doc: DocumentRefs, ref: string): Locator | undefined {
-    const own = playwrightRef(ref, doc.numbering);
+    const own = doc.numbering.playwrightRef(ref);
     return own === undefined ? undefined : this.page.getByRef(own);
   }
 
@@ -364,7 +363,7 @@ export class RefManager {
     if (locator && (await locator.count()) === 1) return { ref, locator, ...(doc.current.get(ref) ?? info!), notices };
     // Playwright resolves refs of its latest capture only, and a viewport capture covers one screen: a ref
     // from an earlier whole-page listing is found on the element that still carries it (hiddenRefs.ts).
-    const own = playwrightRef(ref, doc.numbering);
+    const own = doc.numbering.playwrightRef(ref);
     if (info && own && isMainFrameRef(ref)) {
       const carrier = await lingeringRef(page, own);
       if (carrier) return { ref, locator: carrier, role: info.role, name: info.name, notices };
@@ -395,7 +394,7 @@ export class RefManager {
         return { ref: newRef, locator, role: wanted.role, name: wanted.name, notices };
       }
     }
-    const hidden = playwrightRef(ref, doc.numbering);
+    const hidden = doc.numbering.playwrightRef(ref);
     if (twins.length === 0 && hidden && (await isHiddenRef(page, hidden))) {
       throw new BrowserToolError('element_not_visible', `${action}: ${ref} (${describe(wanted)}) is still on the page but hidden.`, {
         snapshot: taken.formatted.text,

@@ -53,9 +53,6 @@ export interface SavedSession {
   notices: string[];
   /** The session's downloads (files/downloads.ts `SavedDownload`): listed, with the bytes of the newest up to 5 MB in all. */
   downloads?: Array<{ name: string; data?: string; [field: string]: unknown }>;
-  /**
-   * The refs the model was given for the active tab's page, with role and name, to find them again once it is
-   * loaded anew, and the number its refs were counted from (session/refNumbers.ts).
-   */
-  refs?: { url: string; refs: Array<[ref: string, role: string, name: string]>; base?: number };
+  /** The refs the model was given for the active tab's page, with role and name, to find them again once it is loaded anew. */
+  refs?: { url: string; refs: Array<[ref: string, role: string, name: string]> };
 }

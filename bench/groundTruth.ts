@@ -2,7 +2,7 @@
  * Ground truth for recall: the interactive elements a person could see on the page, read from the DOM
  * independently of any accessibility tree, each with an approximation of its accessible name.
  */
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 
 export interface TruthElement {
   /** Approximate accessible name, whitespace collapsed, at most 40 characters; empty when none was found. */
@@ -154,7 +154,7 @@ export function refsIn(text: string): string[] {
 }
 
 /**
- * Element-level recall: resolves every ref of the text with `page.getByRef` (as the tools do), marks the
+ * Element-level recall: resolves every ref of the text as the tools do (`locate`), marks the
  * elements they resolve to, then collects the ground truth in that same page. A ground-truth element counts
  * as found only when some ref resolves to that very element, not to a parent or a child, and not by name.
  *
@@ -162,14 +162,15 @@ export function refsIn(text: string): string[] {
  * locator look the ref up in the page's main world and find nothing, while `elementHandle` resolves it as a
  * click does, and the handle can then set a property the main world sees.
  */
-export async function groundTruthByRef(page: Page, text: string): Promise<TruthElement[]> {
+export async function groundTruthByRef(page: Page, text: string, locate: (ref: string) => Promise<Locator | undefined>): Promise<TruthElement[]> {
   // A few at a time, and without waiting for an element that is not there (elementHandles does not wait): a
   // whole-page listing holds thousands of refs, and one by one they ran past the page's time on a busy machine.
   const refs = [...refsIn(text)];
   for (let i = 0; i < refs.length; i += 10) {
     await Promise.all(
       refs.slice(i, i + 10).map(async (ref) => {
-        const handles = await page.getByRef(ref).elementHandles().catch(() => []);
+        const locator = await locate(ref).catch(() => undefined);
+        const handles = locator ? await locator.elementHandles().catch(() => []) : [];
         for (const handle of handles) {
           if (handles.length === 1) await handle.evaluate((el, key) => ((el as unknown as Record<string, unknown>)[key] = true), FOUND_MARK).catch(() => {});
           await handle.dispose().catch(() => {});

@@ -140,7 +140,7 @@ function consoleTable(header: string[], rows: string[][]): string {
 
 const BY_REF_HEADER = ['system', 'first-screen elements', 'found by ref', 'pooled recall', 'whole-page pooled recall', 'model-read tokens median', 'bare snapshot tokens median'];
 
-/** Our systems: recall by element identity (getByRef), pooled over pages, and what the tokens are of. */
+/** Our systems: recall by element identity (the toolset's `locator`, Playwright's `getByRef` under it), pooled over pages, and what the tokens are of. */
 function byRefRows(results: BenchResults): string[][] {
   return systemIds(results)
     .filter((id) => okResults(results, id).some((r) => r.viewportByRef))
@@ -266,7 +266,7 @@ ${markdownTable(RATIO_HEADER, ratioRows(results))}
 
 Our token figures are of the text the model reads: the result as \`toModelOutput\` writes it (\`src/tools/modelText.ts\`: the snapshot block under a \`snapshot:\` line). The bare snapshot text has a median of ${int(ours.snapshotTokensMedian)} tokens in default mode and ${int(oursPage.snapshotTokensMedian)} in page mode; the result as raw JSON (what Mastra would send without \`toModelOutput\`) ${int(ours.sentTokensMedian)} and ${int(oursPage.sentTokensMedian)}.
 
-Ours, recall by element identity: every interactive element of the ground truth (labelled or not), found only when some ref of our text resolves through \`page.getByRef\` to that same DOM element. Collected in the page we snapshotted, right after the snapshot; pooled over all pages.
+Ours, recall by element identity: every interactive element of the ground truth (labelled or not), found only when some ref of our text resolves through the toolset's \`locator\` (Playwright's \`page.getByRef\` under it) to that same DOM element. Collected in the page we snapshotted, right after the snapshot; pooled over all pages.
 
 ${markdownTable(BY_REF_HEADER, byRefRows(results))}
 
@@ -275,7 +275,7 @@ ${markdownTable(BY_REF_HEADER, byRefRows(results))}
 - **Tokens**: o200k_base (\`gpt-tokenizer\`) of the text the model receives from the call.
 - **Latency**: wall time of the snapshot call alone (capture and formatting; for Playwright MCP also the stdio round trip), the first call after navigation. *Repeat latency* is the same call made again on the same document. Every system navigates without taking a snapshot (ours by driving the tab directly, Playwright MCP with \`--snapshot-mode none\`), so the measured call is the first capture of the document for all of them. Navigation waits for \`load\`.
 - **Ground truth**: taken in a separate browser after \`load\`, before the systems run: visible (non-empty box, not hidden by \`display\`, \`visibility\` or \`opacity\` on it or an ancestor) elements that are \`a[href]\`, \`button\`, \`input\` (not hidden), \`select\`, \`textarea\`, \`summary\`, an interactive ARIA role, \`contenteditable\`, \`[onclick]\` or \`tabindex >= 0\`, including same-origin iframes and open shadow roots. The label approximates the accessible name: \`aria-labelledby\`, \`aria-label\`, \`<label>\`, button value, content (visible text, alt text of images and \`aria-label\` of descendants, without \`aria-hidden\` parts or icon-font glyphs), title, placeholder; cut to 40 characters.
-- **Element recall (ours)**: the ground truth is collected again in our own page, right after the snapshot; every ref-shaped word of our text is resolved with \`page.getByRef\` and the elements it resolves to are marked; a ground-truth element is found only if it is marked itself. Unlabelled elements count too. *First screen* is the first 1280x720 at scroll 0.
+- **Element recall (ours)**: the ground truth is collected again in our own page, right after the snapshot; every ref-shaped word of our text is resolved with the toolset's \`locator\` (as the tools resolve refs) and the elements it resolves to are marked; a ground-truth element is found only if it is marked itself. Unlabelled elements count too. *First screen* is the first 1280x720 at scroll 0.
 - **Recall** (by label, every system): share of labelled ground-truth elements whose label (lowercase, whitespace collapsed, first 25 characters) occurs in the system's text (JSON and YAML quote escapes undone). *Viewport* counts elements intersecting the first 1280x720; *page* counts all. Viewport-limited output (ours default) is expected to score low on page recall. Substring matching can count a label found elsewhere in the text (a heading with the same words), so recall is an upper bound for every system alike.
 - Systems run in turn on each page, starting with a different one on each page; each has its own browser, warmed up on a fixture page first. A system that fails or passes the ${meta.options.timeoutMs / 1000} s limit on a page is restarted and scored as a failure there.
 

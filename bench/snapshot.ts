@@ -144,12 +144,12 @@ async function takeGroundTruth(browser: Browser, url: string, timeoutMs: number)
 }
 
 /**
- * Our systems keep their toolset in a field; the page behind it is where refs are resolved for element-level
- * recall (bench/systems.ts is shared with other benchmarks, so it is read here rather than changed there).
+ * Our systems keep their toolset in a field; its page is where refs are resolved for element-level recall, through
+ * the toolset, which knows how it numbered them (bench/systems.ts is shared with other benchmarks, so it is read
+ * here rather than changed there).
  */
-function ourPage(system: unknown): Promise<import('playwright-core').Page> | undefined {
-  const toolset = (system as { toolset?: BrowserToolset }).toolset;
-  return toolset?.page();
+function ourToolset(system: unknown): BrowserToolset | undefined {
+  return (system as { toolset?: BrowserToolset }).toolset;
 }
 
 /**
@@ -171,8 +171,8 @@ async function measure(runner: Runner, url: string, truth: TruthElement[] | unde
       const output = await runner.system.snapshot();
       const coldMs = performance.now() - start;
       // Ours: resolve the refs of this very text in this very page before anything else snapshots it again (untimed).
-      const ours = output.sent !== undefined ? ourPage(runner.system) : undefined;
-      const own = ours ? await groundTruthByRef(await ours, output.text) : undefined;
+      const ours = output.sent !== undefined ? ourToolset(runner.system) : undefined;
+      const own = ours ? await groundTruthByRef(await ours.page(), output.text, (ref) => ours.locator(ref)) : undefined;
       start = performance.now();
       await runner.system.snapshot();
       const warmMs = performance.now() - start;

@@ -61,6 +61,20 @@ export class BrowserToolset {
   }
 
   /**
+   * The element a ref of the latest result names (`e12`, `f5e3`), as a Playwright locator in the session's active
+   * tab, for custom steps in workflows and tests. Refs are numbered for the model, so `page.getByRef` does not take
+   * them. Undefined for a ref no element of the page shown can have (one of a page the tab has left).
+   */
+  async locator(ref: string, sessionKey = 'default') {
+    const { session } = await this.sessions.get(sessionKey);
+    try {
+      return (await session.activeTab()).tab.refs.locator(ref);
+    } finally {
+      this.sessions.done(sessionKey);
+    }
+  }
+
+  /**
    * Which browser the toolset launched or connected to (`source`: cdpUrl, wsEndpoint, executablePath, CHROME_PATH,
    * system or bundled), or undefined before the first tool call. For logs and operators; the model never sees it.
    */

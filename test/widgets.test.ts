@@ -62,8 +62,7 @@ describe('lists and calendars', () => {
     expect(snap).not.toContain(' · ');
     const items = ['Plan sprint demo', 'Review pull requests', 'Refresh test data', 'Write release notes'].map((name) => refBefore(snap, name));
     expect(new Set(items).size).toBe(4);
-    const page = await env.browser.page();
-    expect(await page.getByRef(items[2]!).getAttribute('data-id')).toBe('c');
+    expect(await (await env.browser.locator(items[2]!))!.getAttribute('data-id')).toBe('c');
   });
 
   it("a board's cards styled to be grabbed are draggable, an empty column is a drop zone, and a card moves there", async () => {

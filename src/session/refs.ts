@@ -1,7 +1,8 @@
 /**
  * RefManager: a tab's refs. Turns the ref a model sends ("e12", "@e12", "12") into a live element, or explains
- * why it cannot. Refs are Playwright's ai-mode refs: stable per element within one document. One per tab, kept
- * by its `Tab` (tab.ts) with the tab's latest capture.
+ * why it cannot. Refs are Playwright's ai-mode refs, stable per element within one document, numbered for the
+ * model so that no two documents of a tab share one (refNumbers.ts). One per tab, kept by its `Tab` (tab.ts)
+ * with the tab's latest capture.
  */
 import type { Locator, Page } from 'playwright-core';
 import { BrowserToolError } from '../errors.js';
@@ -21,6 +22,7 @@ import {
   type FormattedSnapshot,
 } from '../snapshot/index.js';
 import { stageSync } from '../stages.js';
+import { isMainFrameRef, mainPrefixOf, Numbering, NUMBERS_KEPT_FOR, numbersOf, renumber } from './refNumbers.js';
 
 interface RefInfo {
   role: string;
@@ -36,8 +38,8 @@ interface DocumentRefs {
   generation: number;
   /** Refs present in the most recent snapshot (the ones Playwright can resolve). */
   current: Map<string, RefInfo>;
-  /** Playwright prefixes main-frame refs after the first navigation (`f2e5`); a bare `5` means `f2e5` then. */
-  mainPrefix: string;
+  /** How this document's main-frame refs map to Playwright's; its prefix is known once a capture held one. */
+  numbering: Numbering;
   /** The latest capture of this document, the "before" of the next action's diff. */
   capture: Capture;
   /**
@@ -112,6 +114,10 @@ function truncateForMessage(text: string): string {
   return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
 
+function sameElement(a: RefInfo | undefined, b: RefInfo): boolean {
+  return !!a && a.role === b.role && a.name === b.name;
+}
+
 function describe(info: RefInfo): string {
   return info.name ? `${info.role} "${info.name}"` : info.role;
 }
@@ -129,6 +135,10 @@ export class RefManager {
    * where Playwright numbers its refs afresh), with the role and name each had: found again by them.
    */
   private carried: { url: string; refs: Map<string, RefInfo> } | undefined;
+  /** The numbering of a document captured but not yet remembered (the page a load is settling on). */
+  private upcoming: { documentId: number; numbering: Numbering } | undefined;
+  /** The numbering each capture's refs were written in. */
+  private readonly numbered = new WeakMap<Capture, Numbering>();
 
   constructor(
     private readonly page: Page,
@@ -148,10 +158,35 @@ export class RefManager {
     return { capture, formatted };
   }
 
-  /** Captures what the snapshot with these options shows, without remembering or formatting it. */
+  /** Captures what the snapshot with these options shows, without remembering or formatting it; refs as the model sees them. */
   async capture(options: Partial<FormatOptions> = {}): Promise<Capture> {
     const format = { ...this.defaults(), ...options };
-    return capturePage(this.page, this.captureOptions, await this.captureScope(format));
+    const capture = await capturePage(this.page, this.captureOptions, await this.captureScope(format));
+    const numbering = this.numberingOf(capture);
+    // The page carried over, loaded again here: an element rendered as it was keeps the ref the model holds.
+    renumber(capture.tree, numbering, !this.document && this.carried?.url === capture.url ? this.carried.refs : undefined);
+    this.numbered.set(capture, numbering);
+    return capture;
+  }
+
+  /**
+   * The numbering of the capture's document: the shown one's, or, for a document the model has not been shown yet,
+   * a new one that leaves alone the numbers of the tab's latest documents (kept until that document is remembered,
+   * so that its captures agree).
+   */
+  private numberingOf(capture: Capture): Numbering {
+    const doc = this.document;
+    let numbering: Numbering;
+    if (doc?.documentId === capture.documentId) numbering = doc.numbering;
+    else if (this.upcoming?.documentId === capture.documentId) numbering = this.upcoming.numbering;
+    else {
+      const taken = new Set([...(doc?.numbering.numbers() ?? []), ...numbersOf(this.carried?.refs.keys() ?? [])]);
+      for (const earlier of this.retired.slice(-(NUMBERS_KEPT_FOR - 1))) for (const n of numbersOf(earlier.refs)) taken.add(n);
+      numbering = new Numbering(taken);
+      this.upcoming = { documentId: capture.documentId, numbering };
+    }
+    numbering.prefix ??= mainPrefixOf(capture.tree);
+    return numbering;
   }
 
   /**
@@ -162,9 +197,10 @@ export class RefManager {
     const { page } = this;
     if (format.ref) {
       const doc = this.document;
-      if (!doc || !this.isMainFrameRef(doc, format.ref)) return {};
-      const locator = page.getByRef(format.ref);
-      const found = (await locator.count().catch(() => 0)) === 1 ? locator : await lingeringRef(page, format.ref);
+      const own = doc && isMainFrameRef(format.ref) ? doc.numbering.playwrightRef(format.ref) : undefined;
+      if (!own) return {};
+      const locator = page.getByRef(own);
+      const found = (await locator.count().catch(() => 0)) === 1 ? locator : await lingeringRef(page, own);
       return found ? { element: { locator: found, elements: WHOLE_PAGE_ELEMENTS } } : {};
     }
     if (format.find) {
@@ -184,9 +220,9 @@ export class RefManager {
     const newRefs = doc && doc.documentId === capture.documentId ? newRefsOf(capture, doc) : undefined;
     if (!doc || doc.documentId !== capture.documentId) {
       if (doc) this.retire(doc);
-      const rootRef = capture.tree.find((n) => typeof n !== 'string' && n.ref)?.ref ?? '';
-      const mainPrefix = /^(f\d+)e\d+$/.exec(rootRef)?.[1] ?? '';
-      doc = { documentId: capture.documentId, url: capture.url, known: new Map(), generation: 0, current, mainPrefix, capture, seen: { whole: false, spans: [] } };
+      const numbering = this.numbered.get(capture) ?? this.numberingOf(capture);
+      this.upcoming = undefined;
+      doc = { documentId: capture.documentId, url: capture.url, known: new Map(), generation: 0, current, numbering, capture, seen: { whole: false, spans: [] } };
       this.document = doc;
     }
     doc.current = current;
@@ -217,6 +253,7 @@ export class RefManager {
   private async findCarried(ref: string, wanted: RefInfo, action: string, notices: string[]): Promise<string> {
     const taken = await this.snapshot();
     const doc = this.document!;
+    if (sameElement(doc.current.get(ref), wanted)) return ref;
     const matches = wanted.name ? [...doc.current].filter(([, info]) => info.role === wanted.role && info.name === wanted.name) : [];
     if (matches.length === 1) {
       const [now] = matches[0]!;
@@ -243,10 +280,6 @@ export class RefManager {
     return doc && doc.documentId === documentId ? doc.capture : undefined;
   }
 
-  private isMainFrameRef(doc: DocumentRefs, ref: string): boolean {
-    return doc.mainPrefix ? ref.startsWith(`${doc.mainPrefix}e`) : /^e\d+$/.test(ref);
-  }
-
   /** The refs handed out for the tab's document, with their role and name: what a resumed session carries over. */
   handedOut(): { url: string; refs: Array<[ref: string, role: string, name: string]> } | undefined {
     const doc = this.document;
@@ -258,6 +291,17 @@ export class RefManager {
     this.carried = { url: carried.url, refs: new Map(carried.refs.map(([ref, role, name]) => [ref, { role, name }])) };
   }
 
+  /** The locator of a ref of the page shown, as the model reads it, without looking again; see `resolve` for acting on it. */
+  locator(ref: string): Locator | undefined {
+    return this.document && this.locate(this.document, normalizeRef(ref));
+  }
+
+  /** The locator Playwright resolves for a ref of document `doc`, in the model's form; undefined for a ref no element of it can have. */
+  private locate(doc: DocumentRefs, ref: string): Locator | undefined {
+    const own = doc.numbering.playwrightRef(ref);
+    return own === undefined ? undefined : this.page.getByRef(own);
+  }
+
   async resolve(rawRef: string, action: string): Promise<ResolvedRef> {
     const { page } = this;
     let ref = normalizeRef(rawRef);
@@ -265,12 +309,11 @@ export class RefManager {
     let doc = this.document;
     const carried = this.carried;
     if (carried && carried.url !== page.url()) this.carried = undefined; // the tab has moved on: the old refs name nothing here
-    else if (carried?.refs.has(ref) && !doc?.known.has(ref)) {
+    else if (carried?.refs.has(ref) && !sameElement(doc?.known.get(ref), carried.refs.get(ref)!)) {
+      // The page loaded again may have numbered this element differently, or given its number to another.
       ref = await this.findCarried(ref, carried.refs.get(ref)!, action, notices);
       doc = this.document;
     }
-    // A bare number names an element of the page as it is now, so it takes the current main-frame prefix.
-    if (doc?.mainPrefix && /^\s*\d+\s*$/.test(rawRef)) ref = doc.mainPrefix + ref;
     if (doc && !doc.known.has(ref)) {
       // A ref the tab handed out for a page it has since left: never map it onto the new page.
       const formerUrl = this.retiredOwner(ref);
@@ -316,12 +359,13 @@ export class RefManager {
       }
     }
 
-    let locator = page.getByRef(ref);
-    if ((await locator.count()) === 1) return { ref, locator, ...(doc.current.get(ref) ?? info!), notices };
+    let locator = this.locate(doc, ref);
+    if (locator && (await locator.count()) === 1) return { ref, locator, ...(doc.current.get(ref) ?? info!), notices };
     // Playwright resolves refs of its latest capture only, and a viewport capture covers one screen: a ref
     // from an earlier whole-page listing is found on the element that still carries it (hiddenRefs.ts).
-    if (info && this.isMainFrameRef(doc, ref)) {
-      const carrier = await lingeringRef(page, ref);
+    const own = doc.numbering.playwrightRef(ref);
+    if (info && own && isMainFrameRef(ref)) {
+      const carrier = await lingeringRef(page, own);
       if (carrier) return { ref, locator: carrier, role: info.role, name: info.name, notices };
     }
 
@@ -334,8 +378,8 @@ export class RefManager {
     // name is another element: its frame has loaded a new document, which numbers its refs afresh.
     const renumbered = !!now && !!info && (now.role !== wanted.role || now.name !== wanted.name);
     if (now && !renumbered) {
-      locator = page.getByRef(ref);
-      if ((await locator.count()) === 1) return { ref, locator, ...now, notices };
+      locator = this.locate(doc, ref);
+      if (locator && (await locator.count()) === 1) return { ref, locator, ...now, notices };
     }
     // Only an element that appeared after the old one was last seen can be its re-rendered self: a same-named
     // button that was there alongside it (the next row's "Delete") is a different element.
@@ -344,13 +388,14 @@ export class RefManager {
     );
     if (twins.length === 1) {
       const [newRef] = twins[0]!;
-      locator = page.getByRef(newRef);
-      if ((await locator.count()) === 1) {
+      locator = this.locate(doc, newRef);
+      if (locator && (await locator.count()) === 1) {
         notices.push(`${ref} was re-rendered by the page; acted on ${newRef}, the only ${describe(wanted)} now on the page. Use ${newRef} from now on.`);
         return { ref: newRef, locator, role: wanted.role, name: wanted.name, notices };
       }
     }
-    if (twins.length === 0 && (await isHiddenRef(page, ref))) {
+    const hidden = doc.numbering.playwrightRef(ref);
+    if (twins.length === 0 && hidden && (await isHiddenRef(page, hidden))) {
       throw new BrowserToolError('element_not_visible', `${action}: ${ref} (${describe(wanted)}) is still on the page but hidden.`, {
         snapshot: taken.formatted.text,
       });

@@ -60,10 +60,11 @@ export async function reopenTabs({ tabs: saved, active, refs: carried }: Reopen,
     background();
     return undefined;
   }
+  // Before the page loads, so that its refs are numbered above the ones carried over.
+  if (carried?.url === url) tab.refs.carry(carried);
   try {
     const loaded = await openAddress(tab, url, { deadline, settle: config.settle });
     if (loaded.kind !== 'page') return `The page this conversation was on (${url}) could not be loaded again: ${whyNot(loaded)} Navigate again.`;
-    if (carried?.url === url) tab.refs.carry(carried);
     return undefined;
   } catch (error) {
     return `The page this conversation was on (${url}) could not be loaded again: ${toBrowserToolError(error).message} Navigate again.`;

@@ -39,6 +39,9 @@ describe('the title on the page line', () => {
     expect(pageLine('https://www.washingtonpost.com/world/x', 'Attack stokes instability fears in North Africa - The Washington Post')).toBe(
       'page "Attack stokes instability fears in North Africa" https://www.washingtonpost.com/world/x',
     );
+    expect(pageLine('https://www.nytimes.com/2017/01/13/world/africa/sudan-sanctions.html', 'United States to Lift Sudan Sanctions - The New York Times')).toBe(
+      'page "United States to Lift Sudan Sanctions" https://www.nytimes.com/2017/01/13/world/africa/sudan-sanctions.html',
+    );
     expect(pageLine('https://zpravy.aktualne.cz/sport/x', 'West Ham hrozí gigantům - Aktuálně.cz')).toBe('page "West Ham hrozí gigantům" https://zpravy.aktualne.cz/sport/x');
     // Only the last part goes: the sections before it tell pages of the site apart.
     expect(pageLine('https://www.theguardian.com/environment/x', 'Whale strandings | Eleanor Ainge Roy | Environment | The Guardian')).toBe(

@@ -55,6 +55,18 @@ function squashed(text: string): string {
     .replace(/[^\p{L}\p{N}]/gu, '');
 }
 
+/**
+ * How a site's name may be spelled in its address: whole ("The Hill": thehill), without "The" ("The Washington
+ * Post": washingtonpost), or with its first words as initials ("The New York Times": nytimes).
+ */
+function siteSpellings(name: string): string[] {
+  const words = name.split(/\s+/).map(squashed).filter(Boolean);
+  const bare = words[0] === 'the' && words.length > 1 ? words.slice(1) : words;
+  const spellings = [words.join(''), bare.join('')];
+  for (let k = 2; k < bare.length; k++) spellings.push(bare.slice(0, k).map((word) => word[0]).join('') + bare.slice(k).join(''));
+  return spellings.filter(Boolean);
+}
+
 /** The names a host goes by, read from its end: "news.aktualne.cz" by "aktualne", "aktualnecz", "newsaktualne", ... */
 function hostNames(url: string): Set<string> {
   let host: string;
@@ -78,11 +90,9 @@ export function titleShown(title: string, url: string): string {
   const parts = [...title.matchAll(SEPARATOR)];
   const last = parts[parts.length - 1];
   if (last) {
-    const site = squashed(title.slice(last.index! + last[0].length));
     const rest = title.slice(0, last.index);
     const names = hostNames(url);
-    // "The Washington Post" on washingtonpost.com, "The Hill" on thehill.com.
-    if (site && squashed(rest) && (names.has(site) || names.has(site.replace(/^the/, '')))) return truncate(rest, NAME_LIMIT);
+    if (squashed(rest) && siteSpellings(title.slice(last.index! + last[0].length)).some((name) => names.has(name))) return truncate(rest, NAME_LIMIT);
   }
   return truncate(title, NAME_LIMIT);
 }

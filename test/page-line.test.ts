@@ -30,6 +30,8 @@ describe('the address on the page line', () => {
   it('keeps parameters that only look like trackers, and addresses with none', () => {
     expect(pageLine('https://shop.example/list?utmost=1&source=mail&ref=home', 'List')).toBe('page "List" https://shop.example/list?utmost=1&source=mail&ref=home');
     expect(pageLine('http://127.0.0.1:8080/form.html', 'Form')).toBe('page "Form" http://127.0.0.1:8080/form.html');
+    // A fragment is the page's own, whatever it holds.
+    expect(pageLine('https://app.example/#/inbox?utm_source=x', 'Inbox')).toBe('page "Inbox" https://app.example/#/inbox?utm_source=x');
   });
 });
 

@@ -24,22 +24,21 @@ export function isTrackingParameter(name: string): boolean {
 
 /** The address without its tracking parameters; every other parameter stays, in its order and spelling. */
 export function addressShown(url: string): string {
-  const query = url.indexOf('?');
-  if (query < 0) return url;
-  const hash = url.indexOf('#', query);
+  const hash = url.indexOf('#');
   const end = hash < 0 ? url.length : hash;
-  const kept = url
-    .slice(query + 1, end)
-    .split('&')
-    .filter((pair) => {
-      const name = pair.split('=')[0]!;
-      try {
-        return !isTrackingParameter(decodeURIComponent(name));
-      } catch {
-        return true;
-      }
-    });
-  if (kept.length === url.slice(query + 1, end).split('&').length) return url;
+  // Only the query: a fragment is the page's own (a hash route's "?tab=2" is read by its script).
+  const query = url.indexOf('?');
+  if (query < 0 || query > end) return url;
+  const pairs = url.slice(query + 1, end).split('&');
+  const kept = pairs.filter((pair) => {
+    const name = pair.split('=')[0]!;
+    try {
+      return !isTrackingParameter(decodeURIComponent(name));
+    } catch {
+      return true;
+    }
+  });
+  if (kept.length === pairs.length) return url;
   return `${url.slice(0, query)}${kept.length ? `?${kept.join('&')}` : ''}${url.slice(end)}`;
 }
 

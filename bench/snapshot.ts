@@ -7,7 +7,8 @@
  *   npm run bench:snapshot -- --timeout 30000 --no-write    per page and system; print only
  *   npm run bench:snapshot -- --systems ours-default        only these systems (quick loops; implies --no-write)
  *
- * BENCH_SOURCE overrides the description of the code measured (the commit, by default).
+ * BENCH_SOURCE overrides the description of the code measured (the commit, by default). BENCH_DUMP_DIR=<dir> writes
+ * each page's text per system there (`<page>.<system>.txt`: the snapshot, then what the model reads), to price a cut.
  *
  * For each page the DOM ground truth is taken first, then every system opens the page in its own
  * browser and takes a snapshot; the system order rotates from page to page so that machine noise
@@ -178,6 +179,7 @@ async function measure(runner: Runner, url: string, truth: TruthElement[] | unde
       const warmMs = performance.now() - start;
 
       const read = output.sent !== undefined ? modelText(output.sent) : output.text;
+      if (process.env.BENCH_DUMP_DIR) writeFileSync(join(process.env.BENCH_DUMP_DIR, `${pageName}.${runner.system.id}.txt`), `${output.text}\n=====MODEL=====\n${read}`);
       if (SAMPLE_PAGES.includes(pageName)) (samples[pageName] ??= {})[runner.system.id] = (output.sent !== undefined ? read : output.readable).split('\n').slice(0, SAMPLE_LINES).join('\n');
       const haystack = searchableText(output.readable);
       const result: SystemPageResult = {

@@ -46,6 +46,16 @@ describe('the page line and the address', () => {
     expect(text).toMatch(/^navigated: true$/m);
     expect(text).toMatch(/^page "Products" .*\/fixtures\/list\.html$/m);
   });
+
+  it('the page line leaves out the address\'s tracking parameters; the result\'s url keeps them', async () => {
+    const address = env.server.url('/fixtures/model-text.html?utm_source=newsletter&utm_medium=email&order=7&gclid=Cj0KCQ');
+    const navigated = await call(env.browser, 'browser_navigate', { url: address });
+    expect(navigated.url).toBe(address);
+    const text = modelText('browser_navigate', navigated);
+    expect(text).toMatch(/^page "Order desk" .*\/fixtures\/model-text\.html\?order=7$/m);
+    expect(text).not.toContain('utm_');
+    expect(text).not.toContain('gclid');
+  });
 });
 
 describe('the call echoed back', () => {

@@ -1,12 +1,13 @@
 /**
- * Header: the lines around a snapshot's chosen lines. Above them, the page's title and address (with the
+ * Header: the lines around a snapshot's chosen lines. Above them, the page's title and address (pageLine.ts; with the
  * subtree or the find asked), whether the whole page is in view, hidden text left out (hiddenText.ts), a
  * wall (wallLine.ts), an open dialog or covering overlay, what lies above the screen and the frames still
  * loading (loadingFrames.ts); below them, what lies below and beside the screen.
  */
 import type { Box, Capture } from './tree.js';
 import { MODAL_ROLES } from './roles.js';
-import { NAME_LIMIT, quote, truncate } from './textLimits.js';
+import { quote, truncate } from './textLimits.js';
+import { addressShown, titleShown } from './pageLine.js';
 import { bandSpan } from './region.js';
 import { hiddenTextLine } from './hiddenText.js';
 import { framesToName, loadingFramesLine } from './loadingFrames.js';
@@ -36,7 +37,7 @@ export function frameLines(capture: Capture, selection: Selection, wanted: Heade
   const aboveTally = wanted.find ? '' : offScreenTally(selection.above, counted?.above);
   const belowTally = wanted.find ? '' : offScreenTally(selection.below, counted?.below);
   const besideTally = wanted.find ? '' : offScreenTally(selection.beside, counted?.beside);
-  const title = capture.title ? ` ${quote(truncate(capture.title, NAME_LIMIT))}` : '';
+  const title = capture.title ? ` ${quote(titleShown(capture.title, capture.url))}` : '';
   let asked = wanted.ref ? ` | subtree of ${wanted.ref}` : '';
   if (wanted.find) {
     const { matches } = selection;
@@ -48,7 +49,7 @@ export function frameLines(capture: Capture, selection: Selection, wanted: Heade
     }
   }
   const belowPx = metrics.scrollHeight - metrics.scrollY - metrics.viewportHeight;
-  header.push(`page${title} ${capture.url}${asked}`);
+  header.push(`page${title} ${addressShown(capture.url)}${asked}`);
   // Where the page is scrolled and what lies beyond the screen, one line each way: "above 648px: 5 links"
   // at the top, "below 7085px: 120 links, 3 buttons" at the end. No "above" line means the top of the page.
   const beyond = (where: string, distance: number, counts: string) =>

@@ -10,6 +10,8 @@ export { indexRefs } from './lines.js';
 export { bandMargin, bandSpan } from './region.js';
 export { diffCaptures, type SnapshotDiff } from './diff.js';
 export { countTokens } from './tokens.js';
+// The page line's address and title as the model reads them (a result's url and title fields keep them whole).
+export { addressShown, titleShown } from './pageLine.js';
 // Quoting a text cut to fit, for what is read besides pages (files/).
 export { quote } from './textLimits.js';
 // The wall a page puts up (walls.ts), said in one line (browser_handoff reports whether it is gone).

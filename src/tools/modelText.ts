@@ -7,6 +7,7 @@
  * as an error result. `execute()` still returns the typed object for workflows and MCP.
  */
 import { modelFields } from './modelCuts.js';
+import { addressShown, titleShown } from '../snapshot/index.js';
 
 import { withinBoundary } from './boundary.js';
 
@@ -41,7 +42,9 @@ function fieldLines(data: Record<string, unknown>): string[] {
   const blocks: string[] = [];
   for (const [key, value] of modelFields(data)) {
     if (FOR_PROGRAMS.has(key) || value === undefined || value === '') continue;
-    if ((key === 'url' || key === 'title') && typeof value === 'string' && header.includes(value)) continue;
+    // As the page line says them (snapshot/pageLine.ts): the address without trackers, the title without the site's name.
+    if (key === 'url' && typeof value === 'string' && header.includes(addressShown(value))) continue;
+    if (key === 'title' && typeof value === 'string' && header.includes(titleShown(value, typeof data.url === 'string' ? data.url : ''))) continue;
     if (Array.isArray(value)) {
       if (value.length) blocks.push(`${key}:`, ...listLines(value));
     } else if (isBlock(value)) {

@@ -62,6 +62,14 @@ describe('elements the page reacts to', () => {
     expect(await page.getByRef(line![2]!).evaluate((el) => el.tagName)).toBe('BUTTON');
   });
 
+  it('a script-made button is named by the text it shows, not by its tooltip', async () => {
+    const snap = await open();
+    expect(snap).not.toContain('Subscribe to the daily paper');
+    const clicked = await call(env.browser, 'browser_click', { ref: refBy(snap, 'clickable "Read every article for 1 €"$') });
+    expect(clicked.ok, JSON.stringify(clicked.error)).toBe(true);
+    expect(await text('#out')).toBe('Offer opened');
+  });
+
   it('a formula focusable as a whole gets one ref for the whole formula', async () => {
     const snap = await open();
     const ref = refBy(snap, 'clickable "a ≠');

@@ -6,6 +6,7 @@
  *   npm run bench:snapshot -- --pages wikipedia.html,cnet.html
  *   npm run bench:snapshot -- --timeout 30000 --no-write    per page and system; print only
  *   npm run bench:snapshot -- --systems ours-default        only these systems (quick loops; implies --no-write)
+ *   npm run bench:snapshot -- --json /tmp/run.json          also write the per-page results there (kept misses included)
  *
  * BENCH_SOURCE overrides the description of the code measured (the commit, by default). BENCH_DUMP_DIR=<dir> writes
  * each page's text per system there (`<page>.<system>.txt`: the snapshot, then what the model reads), to price a cut.
@@ -45,6 +46,7 @@ interface Options {
   timeoutMs: number;
   write: boolean;
   systems?: string[];
+  json?: string;
 }
 
 function parseOptions(): Options {
@@ -55,6 +57,7 @@ function parseOptions(): Options {
       timeout: { type: 'string', default: '30000' },
       'no-write': { type: 'boolean', default: false },
       systems: { type: 'string' },
+      json: { type: 'string' },
     },
   });
   let pages = readdirSync(CORPUS_DIR)
@@ -68,7 +71,7 @@ function parseOptions(): Options {
   }
   if (values.limit) pages = pages.slice(0, Number(values.limit));
   const systems = values.systems?.split(',').map((s) => s.trim()).filter(Boolean);
-  return { pages, timeoutMs: Number(values.timeout), write: !values['no-write'] && !systems, systems };
+  return { pages, timeoutMs: Number(values.timeout), write: !values['no-write'] && !systems, systems, json: values.json };
 }
 
 async function withTimeout<T>(ms: number, what: string, work: () => Promise<T>): Promise<T> {
@@ -316,6 +319,7 @@ async function main(): Promise<void> {
   results.meta.loadAverage.end = Number(loadavg()[0]!.toFixed(2));
   results.meta.notes = runners.flatMap((r) => r.system.notes?.() ?? []);
   console.log(`\n${renderConsole(results)}`);
+  if (options.json) writeFileSync(options.json, resultsJson(results));
   if (options.write) {
     mkdirSync(dirname(RESULTS_JSON), { recursive: true });
     writeFileSync(RESULTS_JSON, resultsJson(results));

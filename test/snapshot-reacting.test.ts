@@ -62,13 +62,33 @@ describe('elements the page reacts to', () => {
     expect(await page.getByRef(line![2]!).evaluate((el) => el.tagName)).toBe('BUTTON');
   });
 
+  it('a script-made button is named by the text it shows, not by its tooltip', async () => {
+    const snap = await open();
+    expect(snap).not.toContain('Subscribe to the daily paper');
+    const clicked = await call(env.browser, 'browser_click', { ref: refBy(snap, 'clickable "Read every article for 1 €"$') });
+    expect(clicked.ok, JSON.stringify(clicked.error)).toBe(true);
+    expect(await text('#out')).toBe('Offer opened');
+  });
+
   it('a formula focusable as a whole gets one ref for the whole formula', async () => {
     const snap = await open();
     const ref = refBy(snap, 'clickable "a ≠');
     const page = await env.browser.page();
     expect(await page.getByRef(ref).evaluate((el) => el.tagName)).toBe('MJX-CONTAINER');
     // The mark that kept its node for the capture is gone again.
-    expect(await page.locator('mjx-container').getAttribute('role')).toBeNull();
+    expect(await page.locator('mjx-container').first().getAttribute('role')).toBeNull();
+  });
+
+  it('a formula reads in one line as written by hand: powers, fractions and roots, not a token per box', async () => {
+    const snap = await open();
+    const ref = refBy(snap, 'clickable "x = \\(− b ± √\\(b\\^2 − 4 a c\\)\\)/\\(2 a\\)"$');
+    const page = await env.browser.page();
+    expect(await page.getByRef(ref).evaluate((el) => el.tagName)).toBe('MJX-CONTAINER');
+    // A page's own MathML in running text reads the same way, each formula on one line.
+    expect(snap).toMatch(/^π r\^2$/m);
+    expect(snap).not.toMatch(/^2$/m);
+    // The reading given to each formula for the capture is gone again.
+    expect(await page.locator('math[aria-label]').count()).toBe(0);
   });
 
   it('a focusable slideshow wrapping a panel of the same size keeps its own ref, with the panel inside', async () => {

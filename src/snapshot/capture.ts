@@ -20,6 +20,7 @@ import type { AriaNode, Capture } from './tree.js';
 import { hideBlankFrames, showBlankFrames, type BlankFramesArgs } from './blankFrames.js';
 import { editableKey, markEditables, markFrameEditables, otherSiteFrames, releaseEditables } from './editables.js';
 import { labelHostControls, releaseHostLabels } from './hostLabels.js';
+import { foldFormulas, labelMath, releaseMath } from './mathText.js';
 import { hideHiddenText, releaseHiddenText } from './hiddenText.js';
 import { sight } from './sight.js';
 import { readWalls } from './walls.js';
@@ -35,6 +36,7 @@ const OWNER_ID = 'mastra-browser-toolset-region';
 const EDITABLES_KEY = 'mastra-browser-toolset.editables';
 
 const HOST_LABELS_KEY = 'mastra-browser-toolset.hostLabels';
+const MATH_KEY = 'mastra-browser-toolset.math';
 const HIDDEN_TEXT_KEY = 'mastra-browser-toolset.hiddenText';
 const ELEMENT_KEY = 'mastra-browser-toolset.element';
 
@@ -54,6 +56,7 @@ interface PrepareArgs {
   blankFrames: BlankFramesArgs;
   editablesKey: string;
   hostLabelsKey: string;
+  mathKey: string;
   hiddenTextKey: string;
 }
 
@@ -73,6 +76,7 @@ interface PrepareHelpers {
   readableFrameDocuments: typeof readableFrameDocuments;
   markEditables: typeof markEditables;
   labelHostControls: typeof labelHostControls;
+  labelMath: typeof labelMath;
   hideHiddenText: typeof hideHiddenText;
   sight: typeof sight;
   readWalls: typeof readWalls;
@@ -87,6 +91,7 @@ function prepareCapture(arg: PrepareArgs, helpers: PrepareHelpers) {
     // Editing hosts get their role first, so the facts below treat them as the controls they are.
     const editables = helpers.markEditables({ markersKey: arg.editablesKey, mark: true });
     const hostLabels = helpers.labelHostControls({ listenersKey: arg.facts.listenersKey, markersKey: arg.hostLabelsKey });
+    const formulas = helpers.labelMath(arg.mathKey);
     const w = window as unknown as Record<symbol, unknown>;
     const portion = arg.portion ? helpers.choosePortion(arg.portion, helpers) : undefined;
     const region = portion?.roots ? portion : arg.region ? helpers.chooseRegion(arg.region, helpers) : undefined;
@@ -94,7 +99,7 @@ function prepareCapture(arg: PrepareArgs, helpers: PrepareHelpers) {
     // Text a person cannot see is hidden from the capture (hiddenText.ts).
     const hiddenText = helpers.hideHiddenText({ markersKey: arg.hiddenTextKey, mode: 'capture', query: arg.portion?.matches?.query, listenersKey: arg.facts.listenersKey }, helpers, roots);
     const pageFacts = helpers.collectPageFacts(arg.facts, roots);
-    const facts = { ...pageFacts, editables, marked: pageFacts.marked + editables.length + hostLabels, walls: helpers.readWalls() };
+    const facts = { ...pageFacts, editables, marked: pageFacts.marked + editables.length + hostLabels + formulas, walls: helpers.readWalls() };
     if (roots) w[Symbol.for(`${arg.facts.markersKey}.region`)] = helpers.ownRoots(roots, arg.ownerId);
     // The page-wide capture waits for a body: an SVG file has none (its root is captured instead), nor has a
     // document just begun (`unparsed`: captured once it is parsed) or one stopped before its first element.
@@ -109,14 +114,15 @@ function prepareCapture(arg: PrepareArgs, helpers: PrepareHelpers) {
 
 /** Runs in the page after the capture: takes our marks out again; true when the layout moved meanwhile (facts.ts). */
 function releaseCapture(
-  arg: { markersKey: string; changesKey: string; blankFrames: BlankFramesArgs; editablesKey: string; hostLabelsKey: string; hiddenTextKey: string },
-  helpers: { releaseElements: typeof releaseElements; ownChanges: typeof ownChanges; showBlankFrames: typeof showBlankFrames; releaseEditables: typeof releaseEditables; releaseHostLabels: typeof releaseHostLabels; releaseHiddenText: typeof releaseHiddenText },
+  arg: { markersKey: string; changesKey: string; blankFrames: BlankFramesArgs; editablesKey: string; hostLabelsKey: string; mathKey: string; hiddenTextKey: string },
+  helpers: { releaseElements: typeof releaseElements; ownChanges: typeof ownChanges; showBlankFrames: typeof showBlankFrames; releaseEditables: typeof releaseEditables; releaseHostLabels: typeof releaseHostLabels; releaseMath: typeof releaseMath; releaseHiddenText: typeof releaseHiddenText },
 ): boolean {
   return helpers.ownChanges(arg.changesKey, () => {
     helpers.showBlankFrames(arg.blankFrames);
     helpers.releaseHiddenText(arg.hiddenTextKey);
     helpers.releaseEditables(arg.editablesKey);
     helpers.releaseHostLabels(arg.hostLabelsKey);
+    helpers.releaseMath(arg.mathKey);
     return helpers.releaseElements(arg.markersKey);
   });
 }
@@ -237,9 +243,10 @@ async function captureShown(
         blankFrames: BLANK_FRAMES,
         editablesKey: EDITABLES_KEY,
         hostLabelsKey: HOST_LABELS_KEY,
+        mathKey: MATH_KEY,
         hiddenTextKey: HIDDEN_TEXT_KEY,
       },
-      { chooseRegion, choosePortion, chooseTopOfPage, chooseMatches, countedKinds, collectPageFacts, ownRoots, ownChanges, hideBlankFrames, readableFrameDocuments, markEditables, labelHostControls, hideHiddenText, sight, readWalls },
+      { chooseRegion, choosePortion, chooseTopOfPage, chooseMatches, countedKinds, collectPageFacts, ownRoots, ownChanges, hideBlankFrames, readableFrameDocuments, markEditables, labelHostControls, labelMath, hideHiddenText, sight, readWalls },
     ),
   );
   const frameEditables = (await marking) ?? [];
@@ -266,11 +273,12 @@ async function captureShown(
     // round trip (the empty record of placed facts is replaced by the next capture's).
     const release = facts.marked || facts.region || facts.fields.length || facts.blankFrames || facts.hiddenText.length;
     released = release
-      ? evaluateInPage(page, releaseCapture, { markersKey: MARKERS_KEY, changesKey: CHANGES_KEY, blankFrames: BLANK_FRAMES, editablesKey: EDITABLES_KEY, hostLabelsKey: HOST_LABELS_KEY, hiddenTextKey: HIDDEN_TEXT_KEY }, { releaseElements, ownChanges, showBlankFrames, releaseEditables, releaseHostLabels, releaseHiddenText }).catch(() => false)
+      ? evaluateInPage(page, releaseCapture, { markersKey: MARKERS_KEY, changesKey: CHANGES_KEY, blankFrames: BLANK_FRAMES, editablesKey: EDITABLES_KEY, hostLabelsKey: HOST_LABELS_KEY, mathKey: MATH_KEY, hiddenTextKey: HIDDEN_TEXT_KEY }, { releaseElements, ownChanges, showBlankFrames, releaseEditables, releaseHostLabels, releaseMath, releaseHiddenText }).catch(() => false)
       : Promise.resolve(false);
     for (const { frame } of frameEditables) void evaluateInPage(frame, releaseEditables, EDITABLES_KEY).catch(() => {});
   }
   const nodes = (Array.isArray(tree) ? tree : [tree]) as AriaNode[];
+  foldFormulas(nodes);
   const fields = new Map(facts.fields);
   for (const [[x, y, width, height], value] of facts.editables) fields.set(editableKey(x, y, width, height), value);
   for (const { offset, entries } of frameEditables) {

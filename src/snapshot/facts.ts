@@ -35,6 +35,8 @@ export interface ElementFacts {
   expanded?: boolean;
   /** What a widget's part says of itself by aria or class: a calendar day `selected`, `today`, `disabled`, `in range`. */
   state?: string[];
+  /** Named by its `title` alone while it shows text: the name is a tooltip, the text is what a person reads. */
+  titled?: boolean;
   /** A text area or an editable surface (editables.ts): Enter makes a new line there rather than sending a form. */
   multiline?: boolean;
   /** The text it holds as it shows, line breaks kept, where the capture's text loses them or leaves it out. */
@@ -332,6 +334,7 @@ export function collectPageFacts({ secretSelector, listenersKey, markersKey, mar
   }
   for (const el of own) {
     add(el, { clickable: dropZones.has(el) ? 'drop' : el.getAttribute('draggable') === 'true' || grabbed.has(el) ? 'drag' : 'click' });
+    if (el.getAttribute('title') && !el.getAttribute('aria-label') && !el.getAttribute('aria-labelledby') && hasText(el)) add(el, { titled: true });
     if ((el as HTMLElement).tabIndex >= 0 && !(el.textContent ?? '').trim() && /(^|[\s_-])(handle|thumb|knob)([\s_-]|$)/i.test(el.getAttribute('class') ?? '')) add(el, { slider: true });
     // The label of a nested-list item that holds a list of its own is a tree folder, open when that list shows.
     const item = el.closest('li');

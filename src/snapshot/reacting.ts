@@ -77,9 +77,14 @@ export function reaction(node: AriaNode, outer: string | undefined, nodes: Nodes
   return { form: 'line', kind, claims, label, facts, inside };
 }
 
-/** What a reacting element shows to be named by: its name, else its text without the parts listed on their own. */
+/**
+ * What a reacting element shows to be named by: its name, else its text without the parts listed on their own.
+ * A name that is only its tooltip (`title`) gives way to the text it shows, which is what a person reads and asks for.
+ */
 function labelOf(node: AriaNode, inside: boolean, claim: string | undefined, nodes: Nodes): string {
-  return (node.name || (inside ? collectText(node, (child) => listedInside(child, claim, nodes)) : node.text || collectText(node))).trim();
+  const name = nodes.get(node)!.facts?.titled ? '' : node.name;
+  const shown = () => (inside ? collectText(node, (child) => listedInside(child, claim, nodes)) : node.text || collectText(node));
+  return (name || shown() || node.name || '').trim();
 }
 
 /**

@@ -24,6 +24,13 @@ async function open(): Promise<string> {
   return result.snapshot;
 }
 
+/** The element a ref of the snapshot names, as the tools find it (refs are numbered for the model). */
+async function byRef(ref: string) {
+  const locator = await env.browser.locator(ref);
+  if (!locator) throw new Error(`${ref} names nothing on the page shown`);
+  return locator;
+}
+
 async function text(selector: string): Promise<string> {
   const page = await env.browser.page();
   return (await page.textContent(selector)) ?? '';
@@ -57,9 +64,8 @@ describe('elements the page reacts to', () => {
     expect(snap).toMatch(new RegExp(`^ ${REF} clickable > ${REF} link "My Topics"$`, 'm'));
     const line = new RegExp(`^${REF} link > ${REF} button "Subscribe"$`, 'm').exec(snap);
     expect(line, snap).not.toBeNull();
-    const page = await env.browser.page();
-    expect(await page.getByRef(line![1]!).evaluate((el) => el.tagName)).toBe('A');
-    expect(await page.getByRef(line![2]!).evaluate((el) => el.tagName)).toBe('BUTTON');
+    expect(await (await byRef(line![1]!)).evaluate((el) => el.tagName)).toBe('A');
+    expect(await (await byRef(line![2]!)).evaluate((el) => el.tagName)).toBe('BUTTON');
   });
 
   it('a script-made button is named by the text it shows, not by its tooltip', async () => {
@@ -74,7 +80,7 @@ describe('elements the page reacts to', () => {
     const snap = await open();
     const ref = refBy(snap, 'clickable "a ≠');
     const page = await env.browser.page();
-    expect(await page.getByRef(ref).evaluate((el) => el.tagName)).toBe('MJX-CONTAINER');
+    expect(await (await byRef(ref)).evaluate((el) => el.tagName)).toBe('MJX-CONTAINER');
     // The mark that kept its node for the capture is gone again.
     expect(await page.locator('mjx-container').first().getAttribute('role')).toBeNull();
   });
@@ -82,12 +88,12 @@ describe('elements the page reacts to', () => {
   it('a formula reads in one line as written by hand: powers, fractions and roots, not a token per box', async () => {
     const snap = await open();
     const ref = refBy(snap, 'clickable "x = \\(− b ± √\\(b\\^2 − 4 a c\\)\\)/\\(2 a\\)"$');
-    const page = await env.browser.page();
-    expect(await page.getByRef(ref).evaluate((el) => el.tagName)).toBe('MJX-CONTAINER');
+    expect(await (await byRef(ref)).evaluate((el) => el.tagName)).toBe('MJX-CONTAINER');
     // A page's own MathML in running text reads the same way, each formula on one line.
     expect(snap).toMatch(/^π r\^2$/m);
     expect(snap).not.toMatch(/^2$/m);
     // The reading given to each formula for the capture is gone again.
+    const page = await env.browser.page();
     expect(await page.locator('math[aria-label]').count()).toBe(0);
   });
 
@@ -95,8 +101,7 @@ describe('elements the page reacts to', () => {
     const snap = await open();
     const line = new RegExp(`^${REF} clickable "Slide one of three: [^"]+"$`, 'm').exec(snap);
     expect(line, snap).not.toBeNull();
-    const page = await env.browser.page();
-    expect(await page.getByRef(line![1]!).evaluate((el) => el.id)).toBe('slideshow');
+    expect(await (await byRef(line![1]!)).evaluate((el) => el.id)).toBe('slideshow');
     expect(snap).toMatch(new RegExp(`^ ${REF} link "Next slide"$`, 'm'));
   });
 
@@ -104,9 +109,8 @@ describe('elements the page reacts to', () => {
     const snap = await open();
     const line = new RegExp(`^${REF} clickable:\n ${REF} clickable "Harbour at dawn"\n ${REF} clickable "Fish market"$`, 'm').exec(snap);
     expect(line, snap).not.toBeNull();
-    const page = await env.browser.page();
-    expect(await page.getByRef(line![1]!).evaluate((el) => el.id)).toBe('gallery');
-    expect(await page.getByRef(line![2]!).evaluate((el) => el.textContent + (el.querySelector('img')?.alt ?? ''))).toBe('Harbour at dawn');
+    expect(await (await byRef(line![1]!)).evaluate((el) => el.id)).toBe('gallery');
+    expect(await (await byRef(line![2]!)).evaluate((el) => el.textContent + (el.querySelector('img')?.alt ?? ''))).toBe('Harbour at dawn');
   });
 
   it("a slider's handle is listed as a slider inside its track, and takes arrow keys", async () => {
@@ -164,10 +168,9 @@ describe('said once', () => {
     const snap = await open();
     const line = new RegExp(`^${REF}, ${REF} link "Help"$`, 'm').exec(snap);
     expect(line, snap).not.toBeNull();
-    const page = await env.browser.page();
-    const targets = await Promise.all([line![1]!, line![2]!].map((ref) => page.getByRef(ref).evaluate((el) => (el as HTMLAnchorElement).href)));
+    const targets = await Promise.all([line![1]!, line![2]!].map(async (ref) => (await byRef(ref)).evaluate((el) => (el as HTMLAnchorElement).href)));
     expect(targets.map((href) => new URL(href).pathname)).toEqual(['/help', '/help']);
-    expect(await page.getByRef(line![1]!).evaluate((a, b) => a !== b, await page.getByRef(line![2]!).elementHandle())).toBe(true);
+    expect(await (await byRef(line![1]!)).evaluate((a, b) => a !== b, await (await byRef(line![2]!)).elementHandle())).toBe(true);
   });
 
   it('an image whose name the link beside it already says is left out', async () => {

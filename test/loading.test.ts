@@ -29,7 +29,7 @@ describe('navigate returns when the page is usable', () => {
     const result = await call(env.browser, 'browser_navigate', { url: env.server.url('/stuck-script') });
     expect(result.ok).toBe(true);
     expect(result.snapshot).toContain('button "After the script"');
-    expect(result.loading).toMatch(/^refused 1 request \(127\.0\.0\.1:\d+\) that did not answer in 3 s$/);
+    expect(result.loading).toMatch(/^refused 1 request \(127\.0\.0\.1:\d+\) that did not answer in 3 s(; .+)?$/);
   });
 
   it.each(['opened', 'sent a form (it cannot be loaded again)'])(
@@ -59,7 +59,7 @@ describe('navigate returns when the page is usable', () => {
     expect(result.ok, JSON.stringify(result.error)).toBe(true);
     expect(result.title).toBe(title);
     expect(result.snapshot).toMatch(new RegExp(`^# ${heading}$`, 'm'));
-    expect(result.loading).toMatch(/^refused 1 request \(127\.0\.0\.1:\d+\) that did not answer in 3 s$/);
+    expect(result.loading).toMatch(/^refused 1 request \(127\.0\.0\.1:\d+\) that did not answer in 3 s(; .+)?$/);
     const click = await call(env.browser, 'browser_click', { ref: refOf(result.snapshot, 'button', 'Buy') });
     expect(click.ok, JSON.stringify(click.error)).toBe(true);
     expect(click.changes).toContain('button "Bought"');
@@ -79,7 +79,8 @@ describe('navigate returns when the page is usable', () => {
     const result = await call(env.browser, 'browser_navigate', { url: env.server.url(`/stuck-cache-busted-script?key=${key}`) });
     expect(result.ok, JSON.stringify(result.error)).toBe(true);
     expect(result.snapshot).toMatch(/^# After the script$/m);
-    expect(result.loading).toMatch(/^refused 1 request \(127\.0\.0\.1:\d+\) that did not answer in 3 s$/);
+    // What else is still arriving when navigate answers (`; 1 request (…)`) depends on the machine's pace.
+    expect(result.loading).toMatch(/^refused 1 request \(127\.0\.0\.1:\d+\) that did not answer in 3 s(; .+)?$/);
     // The first load waits out the cap; the second asks for a new form, refused at once with every form of it; the third is built.
     expect(env.server.events.filter((event) => event === `loaded=${key}`)).toHaveLength(3);
   });
@@ -95,7 +96,7 @@ describe('navigate returns when the page is usable', () => {
       const result = await call(browser, 'browser_navigate', { url: env.server.url(`/slow-head-stuck-body?n=4&ms=2000&key=${key}`) });
       expect(result.ok, JSON.stringify(result.error)).toBe(true);
       expect(result.snapshot).toMatch(/^# The body$/m);
-      expect(result.loading).toMatch(/^refused 1 request \(127\.0\.0\.1:\d+\) that did not answer in 3 s$/);
+      expect(result.loading).toMatch(/^refused 1 request \(127\.0\.0\.1:\d+\) that did not answer in 3 s(; .+)?$/);
       const mine = env.server.events.filter((event) => event.endsWith(`=${key}`));
       const firstLoad = mine.slice(1, mine.indexOf(`page=${key}`, 1));
       expect(mine.filter((event) => event === `page=${key}`)).toHaveLength(2);
@@ -137,7 +138,7 @@ describe('navigate returns when the page is usable', () => {
     const result = await call(env.browser, 'browser_navigate', { url: env.server.url('/stuck-sheets-full-server') });
     expect(result.ok, JSON.stringify(result.error)).toBe(true);
     expect(result.title).toBe('Ran');
-    expect(result.loading, result.loading).toMatch(/^refused 6 requests \(127\.0\.0\.1:\d+\) that did not answer in 3 s$/);
+    expect(result.loading, result.loading).toMatch(/^refused 6 requests \(127\.0\.0\.1:\d+\) that did not answer in 3 s(; .+)?$/);
     const click = await call(env.browser, 'browser_click', { ref: refOf(result.snapshot, 'button', 'Buy') });
     expect(click.ok, JSON.stringify(click.error)).toBe(true);
     expect(click.changes).toContain('button "Bought"');
@@ -160,7 +161,7 @@ describe('navigate returns when the page is usable', () => {
     const result = await call(env.browser, 'browser_navigate', { url: env.server.url('/stuck-combo-scripts') });
     expect(result.ok, JSON.stringify(result.error)).toBe(true);
     expect(result.snapshot).toContain('button "Added by the app"');
-    expect(result.loading, result.loading).toMatch(/^refused 2 requests \(127\.0\.0\.1:\d+\) that did not answer in 3 s$/);
+    expect(result.loading, result.loading).toMatch(/^refused 2 requests \(127\.0\.0\.1:\d+\) that did not answer in 3 s(; .+)?$/);
   });
 
   it.each([

@@ -1,7 +1,7 @@
 /**
  * RefManager: a tab's refs. Turns the ref a model sends ("e12", "@e12", "12") into a live element, or explains
  * why it cannot. Refs are Playwright's ai-mode refs, stable per element within one document, numbered for the
- * model so that no two documents of a tab share one (refNumbers.ts). One per tab, kept by its `Tab` (tab.ts)
+ * model so that a page never reuses a ref of the tab's last pages (refNumbers.ts). One per tab, kept by its `Tab` (tab.ts)
  * with the tab's latest capture.
  */
 import type { Locator, Page } from 'playwright-core';

@@ -19,8 +19,8 @@ import { hideLoadingFrames, labelFrames } from './loadingFrames.js';
 import type { AriaNode, Capture } from './tree.js';
 import { hideBlankFrames, showBlankFrames, type BlankFramesArgs } from './blankFrames.js';
 import { editableKey, markEditables, markFrameEditables, otherSiteFrames, releaseEditables } from './editables.js';
-import { labelHostControls, releaseHostLabels } from './hostLabels.js';
-import { foldFormulas, labelMath, releaseMath } from './mathText.js';
+import { labelHostControls, releaseLabels } from './hostLabels.js';
+import { foldFormulas, labelMath } from './mathText.js';
 import { hideHiddenText, releaseHiddenText } from './hiddenText.js';
 import { sight } from './sight.js';
 import { readWalls } from './walls.js';
@@ -115,14 +115,14 @@ function prepareCapture(arg: PrepareArgs, helpers: PrepareHelpers) {
 /** Runs in the page after the capture: takes our marks out again; true when the layout moved meanwhile (facts.ts). */
 function releaseCapture(
   arg: { markersKey: string; changesKey: string; blankFrames: BlankFramesArgs; editablesKey: string; hostLabelsKey: string; mathKey: string; hiddenTextKey: string },
-  helpers: { releaseElements: typeof releaseElements; ownChanges: typeof ownChanges; showBlankFrames: typeof showBlankFrames; releaseEditables: typeof releaseEditables; releaseHostLabels: typeof releaseHostLabels; releaseMath: typeof releaseMath; releaseHiddenText: typeof releaseHiddenText },
+  helpers: { releaseElements: typeof releaseElements; ownChanges: typeof ownChanges; showBlankFrames: typeof showBlankFrames; releaseEditables: typeof releaseEditables; releaseLabels: typeof releaseLabels; releaseHiddenText: typeof releaseHiddenText },
 ): boolean {
   return helpers.ownChanges(arg.changesKey, () => {
     helpers.showBlankFrames(arg.blankFrames);
     helpers.releaseHiddenText(arg.hiddenTextKey);
     helpers.releaseEditables(arg.editablesKey);
-    helpers.releaseHostLabels(arg.hostLabelsKey);
-    helpers.releaseMath(arg.mathKey);
+    helpers.releaseLabels(arg.hostLabelsKey);
+    helpers.releaseLabels(arg.mathKey);
     return helpers.releaseElements(arg.markersKey);
   });
 }
@@ -273,7 +273,7 @@ async function captureShown(
     // round trip (the empty record of placed facts is replaced by the next capture's).
     const release = facts.marked || facts.region || facts.fields.length || facts.blankFrames || facts.hiddenText.length;
     released = release
-      ? evaluateInPage(page, releaseCapture, { markersKey: MARKERS_KEY, changesKey: CHANGES_KEY, blankFrames: BLANK_FRAMES, editablesKey: EDITABLES_KEY, hostLabelsKey: HOST_LABELS_KEY, mathKey: MATH_KEY, hiddenTextKey: HIDDEN_TEXT_KEY }, { releaseElements, ownChanges, showBlankFrames, releaseEditables, releaseHostLabels, releaseMath, releaseHiddenText }).catch(() => false)
+      ? evaluateInPage(page, releaseCapture, { markersKey: MARKERS_KEY, changesKey: CHANGES_KEY, blankFrames: BLANK_FRAMES, editablesKey: EDITABLES_KEY, hostLabelsKey: HOST_LABELS_KEY, mathKey: MATH_KEY, hiddenTextKey: HIDDEN_TEXT_KEY }, { releaseElements, ownChanges, showBlankFrames, releaseEditables, releaseLabels, releaseHiddenText }).catch(() => false)
       : Promise.resolve(false);
     for (const { frame } of frameEditables) void evaluateInPage(frame, releaseEditables, EDITABLES_KEY).catch(() => {});
   }

@@ -4,7 +4,7 @@
  * attribute, `aria-label` or `aria-labelledby` on the element) as the name of the switch inside; the browser
  * does not carry those across the shadow boundary, so the control would have no name, or an icon guess from
  * a generated id. For the time of the capture such a control gets that label as its `aria-label`;
- * `releaseHostLabels` takes it out again.
+ * `releaseLabels` takes it out again.
  */
 import type { ListenerRecord } from './listeners.js';
 
@@ -72,8 +72,8 @@ export function labelHostControls({ listenersKey, markersKey }: HostLabelsArgs):
   return markers.length;
 }
 
-/** Runs in the page after the capture: takes out the labels `labelHostControls` set. */
-export function releaseHostLabels(markersKey: string): void {
+/** Runs in the page after the capture: takes out the labels set under `markersKey` (here, and by mathText.ts). */
+export function releaseLabels(markersKey: string): void {
   const w = window as unknown as Record<symbol, Array<[Element, string]> | undefined>;
   const symbol = Symbol.for(markersKey);
   for (const [el, attribute] of w[symbol] ?? []) el.removeAttribute(attribute);

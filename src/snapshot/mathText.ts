@@ -3,7 +3,7 @@
  * `(−b ± √(b^2 − 4 a c))/(2 a)`). The accessibility tree gives MathML's parts as unnamed pieces, and read as
  * boxes on screen a superscript is a column apart ("ax · 2", the dot reading as a product) and a fraction two
  * rows. For the time of the capture each visible `<math>` (MathJax's assistive copy, a page's own MathML) gets
- * its reading as its `aria-label`, so a formula, or the control around it, is named by it; `releaseMath` takes it
+ * its reading as its `aria-label`, so a formula, or the control around it, is named by it; `releaseLabels` (hostLabels.ts) takes it
  * out again, and `foldFormulas` leaves the formula's parts out of the tree (one line, not a token per line).
  */
 import type { AriaNode } from './tree.js';
@@ -53,14 +53,6 @@ export function labelMath(markersKey: string): number {
   }
   if (markers.length) (window as unknown as Record<symbol, unknown>)[Symbol.for(markersKey)] = markers;
   return markers.length;
-}
-
-/** Runs in the page after the capture: takes out the readings `labelMath` set. */
-export function releaseMath(markersKey: string): void {
-  const w = window as unknown as Record<symbol, Array<[Element, string]> | undefined>;
-  const symbol = Symbol.for(markersKey);
-  for (const [el, attribute] of w[symbol] ?? []) el.removeAttribute(attribute);
-  delete w[symbol];
 }
 
 /**
